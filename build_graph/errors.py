@@ -63,7 +63,7 @@ class TaxonomyError(CurationError):
     """The technique taxonomy is invalid."""
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Finding:
     """A warning about the input that does not stop the build.
 
@@ -79,3 +79,6 @@ class Finding:
     def format(self) -> str:
         where = self.file + (f":{self.line}" if self.line else "")
         return f"{where}: [{self.code}] {self.message}"
+
+    def sort_key(self) -> tuple:
+        return (self.file, self.line or 0, self.code, self.message)

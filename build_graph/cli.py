@@ -1,0 +1,113 @@
+"""Command line: ``python -m build_graph {check,export,build,suggest}``.
+
+The CLI reports and carries on where that is safe (``check`` lists every
+broken file, not just the first) and exits non-zero when anything is an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import AtlasError
+
+DEFAULT_SEEDS = Path("seeds")
+
+
+def _atlas(args, strict: bool = False):
+    from .pipeline import build_atlas
+    return build_atlas(Path(args.seeds), Path(args.data) if args.data else None, strict=strict)
+
+
+def cmd_check(args) -> int:
+    from .report import build_report, format_text
+    atlas = _atlas(args)
+    report = build_report(atlas)
+    print(format_text(report))
+    return 1 if report.errors or not all(r.balanced for r in report.ledger) else 0
+
+
+def cmd_export(args) -> int:
+    from .graph import export_json
+    atlas = _atlas(args)
+    for error in atlas.errors:
+        print("error: " + error.format(), file=sys.stderr)
+    text = export_json(atlas.graph)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}: {sum(1 for _, d in atlas.graph.nodes(data=True) if d['type'] == 'paper')} "
+              f"papers, {atlas.graph.number_of_nodes()} nodes, {atlas.graph.number_of_edges()} edges",
+              file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 1 if atlas.errors else 0
+
+
+def cmd_build(args) -> int:
+    from .render.site import render_site
+    atlas = _atlas(args)
+    for error in atlas.errors:
+        print("error: " + error.format(), file=sys.stderr)
+    out = Path(args.out)
+    pages = render_site(atlas)
+    for path, content in pages.items():
+        target = out / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+    print(f"wrote {len(pages)} files to {out}", file=sys.stderr)
+    return 1 if atlas.errors else 0
+
+
+def cmd_suggest(args) -> int:
+    from .suggest import format_suggestions, suggest
+    from .tagging import Tagger
+    if args.corpus:
+        from .corpus_eval import load_corpus_texts
+        texts = load_corpus_texts(Path(args.corpus))
+        from .curation import load_curation
+        from .taxonomy import load_taxonomy
+        taxonomy = load_taxonomy(load_curation(Path(args.data) if args.data else None).data_dir / "taxonomy.yaml")
+    else:
+        atlas = _atlas(args)
+        taxonomy = atlas.taxonomy
+        texts = [(p.label, " ".join(filter(None, [p.title, p.abstract]))) for p in atlas.corpus.papers]
+    print(format_suggestions(suggest(texts, Tagger(taxonomy), top=args.top)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m build_graph", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p):
+        p.add_argument("--seeds", default=str(DEFAULT_SEEDS), help="folder of listings (default: seeds)")
+        p.add_argument("--data", default=None, help="folder of curated data (default: the project's data/)")
+
+    p = sub.add_parser("check", help="report entries, papers and warnings per listing")
+    common(p)
+    p.set_defaults(func=cmd_check)
+    p = sub.add_parser("export", help="write the graph as networkx node-link JSON")
+    common(p)
+    p.add_argument("--out", help="output file (default: standard output)")
+    p.set_defaults(func=cmd_export)
+    p = sub.add_parser("build", help="write the generated Markdown pages and data files to a folder")
+    common(p)
+    p.add_argument("--out", default="out", help="output folder (default: out)")
+    p.set_defaults(func=cmd_build)
+    p = sub.add_parser("suggest", help="list candidate new techniques: frequent uncovered phrases")
+    common(p)
+    p.add_argument("--corpus", help="JSON Lines corpus to read instead of the seeds")
+    p.add_argument("--top", type=int, default=40)
+    p.set_defaults(func=cmd_suggest)
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except AtlasError as err:
+        print("error: " + err.format(), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""LaTeX math in abstracts, rendered as readable Unicode text.
+
+arXiv abstracts carry ``$3\\times$``, ``$10^{32}$`` and ``$17\\%$``. The site has
+no JavaScript math library (it must work offline and stay light), so the
+common notation is turned into text: ``3×``, ``10³²``, ``17%``. A ``$...$``
+span is only treated as math when it looks like math (a backslash, ``^``,
+``_`` or braces, or a lone symbol or variable), so ``costs $5 and $10`` is left
+alone. Unknown commands lose their backslash but keep their name, so nothing
+is silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+SYMBOLS = {
+    "times": "×", "cdot": "·", "pm": "±", "mp": "∓", "approx": "≈", "sim": "~", "simeq": "≃",
+    "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠", "ne": "≠", "ll": "≪", "gg": "≫",
+    "infty": "∞", "to": "→", "rightarrow": "→", "leftarrow": "←", "Rightarrow": "⇒",
+    "leftrightarrow": "↔", "ldots": "…", "dots": "…", "cdots": "⋯", "in": "∈", "notin": "∉",
+    "subset": "⊂", "subseteq": "⊆", "cup": "∪", "cap": "∩", "forall": "∀", "exists": "∃",
+    "sum": "∑", "prod": "∏", "int": "∫", "partial": "∂", "nabla": "∇", "sqrt": "√",
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
+    "zeta": "ζ", "eta": "η", "theta": "θ", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν",
+    "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "varphi": "φ",
+    "chi": "χ", "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ",
+    "Lambda": "Λ", "Pi": "Π", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
+    "log": "log", "ln": "ln", "max": "max", "min": "min", "exp": "exp",
+    "%": "%", "$": "$", "&": "&", "#": "#", "_": "_", "{": "{", "}": "}",
+    ",": "\u2009", ";": " ", ":": " ", "!": "", " ": " ", "quad": " ", "qquad": "  ",
+}
+WRAPPERS = {"text", "textrm", "mathrm", "mathbf", "mathit", "mathsf", "mathtt", "textbf", "textit",
+            "emph", "mathcal", "mathbb", "operatorname", "boldsymbol", "bm"}
+SUPERSCRIPT = str.maketrans("0123456789+-=()niTkx", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀᵏˣ")
+SUBSCRIPT = str.maketrans("0123456789+-=()ijknmx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ᵢⱼₖₙₘₓ")
+
+_MATH = re.compile(r"(?<!\\)\$([^$\n]{1,200}?)(?<!\\)\$")
+_COMMAND = re.compile(r"\\([A-Za-z]+|[%$&#_{},;:! ])")
+_WRAPPED = re.compile(r"\\(" + "|".join(sorted(WRAPPERS)) + r")\s*\{([^{}]*)\}")
+_SCRIPT = re.compile(r"([\^_])(\{([^{}]*)\}|([A-Za-z0-9+\-]))")
+
+
+def _looks_like_math(inner: str) -> bool:
+    if any(c in inner for c in "\\^_{}"):
+        return True
+    stripped = inner.strip()
+    return len(stripped) <= 3 and " " not in stripped
+
+
+def _script(match: re.Match) -> str:
+    mark, body = match.group(1), match.group(3) if match.group(3) is not None else match.group(4)
+    table = SUPERSCRIPT if mark == "^" else SUBSCRIPT
+    if all(ord(c) in table for c in body):
+        return body.translate(table)
+    return mark + ("(" + body + ")" if len(body) > 1 else body)
+
+
+def render_math(inner: str) -> str:
+    text = inner
+    for _ in range(3):                       # nested wrappers: \mathbf{\mathrm{x}}
+        text = _WRAPPED.sub(lambda m: m.group(2), text)
+    text = re.sub(r"\\sqrt\s*\{([^{}]*)\}", lambda m: "√" + m.group(1), text)
+    text = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", lambda m: f"{m.group(1)}/{m.group(2)}", text)
+    text = _COMMAND.sub(lambda m: SYMBOLS.get(m.group(1), m.group(1)), text)
+    text = _SCRIPT.sub(_script, text)
+    text = text.replace("{", "").replace("}", "")
+    return re.sub(r"\s+", " ", text).strip() if text.strip() else text
+
+
+def render_latex(text: str) -> str:
+    """Replace math spans in ``text`` by readable Unicode; leave the rest as is."""
+    def replace(match: re.Match) -> str:
+        inner = match.group(1)
+        return render_math(inner) if _looks_like_math(inner) else match.group(0)
+    return _MATH.sub(replace, text)

@@ -1,0 +1,281 @@
+"""From raw entries to papers: clean every field, then merge by identity.
+
+One paper may appear in several listings. Entries are the same paper when
+they share an arXiv id, a DOI or a normalised title; the merged paper keeps
+every provenance. The first entry (in file, then entry order) *makes* the
+paper and later ones are *merged* into it, which is what the ledger counts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..errors import AtlasError, Finding
+from ..model import Author, Paper, ParsedListing, Provenance, RawEntry, Skip, Venue
+from ..sources.sidecar import Sidecar
+from ..sources.text import tidy
+from .dates import candidate_years, complete_date, years_mentioned
+from .labels import label_for
+from .latex import render_latex
+from .names import clean_spacing, name_key, proper_case
+from .slugs import ascii_words, short_hash, stable_slug, title_key
+from .venues import VenueTable
+
+
+@dataclass
+class LedgerRow:
+    """Per listing: detected = made + merged + skipped."""
+
+    file: str
+    format: str
+    detected: int
+    made: int = 0
+    merged: int = 0
+    skipped: list[Skip] = field(default_factory=list)
+    declared_total: int | None = None
+
+    @property
+    def balanced(self) -> bool:
+        return self.detected == self.made + self.merged + len(self.skipped)
+
+
+@dataclass
+class Corpus:
+    papers: list[Paper]
+    authors: dict[str, Author]
+    venues: dict[str, Venue]
+    findings: list[Finding]
+    ledger: list[LedgerRow]
+
+
+@dataclass
+class _Draft:
+    """One entry with its fields cleaned, before merging."""
+
+    source: Provenance
+    title: str | None
+    authors: list[tuple[str, str]]      # (key, display) in order
+    authors_truncated: bool
+    abstract: str
+    venue: str | None
+    year: int | None
+    date: str | None
+    arxiv: str | None
+    doi: str | None
+    urls: list[str]
+    has_code: bool
+    session: str | None
+    categories: list[str]
+    comments: list[str]
+
+    def identity_keys(self) -> list[str]:
+        keys = []
+        if self.arxiv:
+            keys.append("arxiv:" + self.arxiv.lower())
+        if self.doi:
+            keys.append("doi:" + self.doi.lower())
+        if self.title and title_key(self.title):
+            keys.append("title:" + title_key(self.title))
+        return keys
+
+
+def clean_text(text: str) -> str:
+    return tidy(render_latex(text)) if text else ""
+
+
+def clean_abstract(text: str) -> str:
+    return "\n\n".join(clean_text(p) for p in text.split("\n\n") if p.strip())
+
+
+class _Normaliser:
+    def __init__(self, venues: VenueTable, non_names, findings: list[Finding]):
+        self.venues = venues
+        self.non_names = non_names
+        self.findings = findings
+
+    def warn(self, source: Provenance, code: str, message: str) -> None:
+        self.findings.append(Finding(source.file, source.line or None, code, message))
+
+    def authors(self, entry: RawEntry) -> list[tuple[str, str]]:
+        result, seen = [], set()
+        for raw in entry.authors:
+            cleaned = clean_spacing(raw)
+            reason = self.non_names.reason(cleaned)
+            if reason:
+                self.warn(entry.source, "non-name",
+                          f"{cleaned!r} in the author list of entry {entry.source.entry} is not "
+                          f"a person ({reason}); it is left out")
+                continue
+            display = proper_case(cleaned)
+            key = name_key(display)
+            if key in seen:
+                self.warn(entry.source, "duplicate-author",
+                          f"{display!r} appears twice in the author list of entry "
+                          f"{entry.source.entry}; counted once")
+                continue
+            seen.add(key)
+            result.append((key, display))
+        return result
+
+    def venue_and_year(self, entry: RawEntry, sidecar: Sidecar | None) -> tuple[str | None, int | None]:
+        stated = entry.venue or (sidecar.venue if sidecar else None)
+        if stated:
+            key = self.venues.canonical(stated)
+            if key is None:
+                key = tidy(stated)
+                self.warn(entry.source, "unknown-venue",
+                          f"venue {key!r} is not in data/venues.yaml; kept as written")
+            year = entry.year if entry.venue and entry.year else (sidecar.year if sidecar else None)
+            return key, year or entry.year
+        for text in [*entry.comments, entry.proceedings or ""]:
+            found = self.venues.find_in_text(text) if text else None
+            if found:
+                return found[0], found[1] or entry.year
+        return None, entry.year
+
+    def date(self, entry: RawEntry, sidecar: Sidecar | None, years_in_listing: list[int],
+             year: int | None) -> tuple[str | None, int | None]:
+        if entry.date:
+            return entry.date, year
+        if sidecar and sidecar.date:
+            return sidecar.date, year or int(sidecar.date[:4])
+        if not entry.date_text:
+            return None, year
+        if sidecar and sidecar.year:
+            completed = complete_date(entry.date_text, sidecar.year)
+            if completed and candidate_years(entry.date_text, [sidecar.year]) != [sidecar.year]:
+                self.warn(entry.source, "weekday-mismatch",
+                          f"{entry.date_text!r} is not that weekday in {sidecar.year}")
+            return completed, year or sidecar.year
+        matches = candidate_years(entry.date_text, years_in_listing)
+        if len(matches) == 1:
+            return complete_date(entry.date_text, matches[0]), year or matches[0]
+        self.warn(entry.source, "ambiguous-date",
+                  f"date {entry.date_text!r} has no year and the listing does not settle it; "
+                  "state 'year:' or 'date:' in a sidecar (<listing>.meta.yaml)")
+        return None, year
+
+    def draft(self, entry: RawEntry, sidecar: Sidecar | None, years_in_listing: list[int]) -> _Draft:
+        venue, year = self.venue_and_year(entry, sidecar)
+        date, year = self.date(entry, sidecar, years_in_listing, year)
+        title = clean_text(entry.title) if entry.title else None
+        return _Draft(
+            source=entry.source, title=title or None, authors=self.authors(entry),
+            authors_truncated=entry.authors_truncated, abstract=clean_abstract(entry.abstract),
+            venue=venue, year=year, date=date, arxiv=entry.arxiv, doi=entry.doi,
+            urls=list(entry.urls), has_code=entry.has_code,
+            session=(sidecar.session if sidecar and sidecar.session else entry.session),
+            categories=list(entry.categories), comments=list(entry.comments))
+
+
+def _groups(drafts: list[_Draft]) -> list[list[_Draft]]:
+    """Union-find over shared identity keys; groups in first-appearance order."""
+    parent = list(range(len(drafts)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[str, int] = {}
+    for i, draft in enumerate(drafts):
+        for key in draft.identity_keys():
+            if key in owner:
+                a, b = find(owner[key]), find(i)
+                parent[max(a, b)] = min(a, b)
+            else:
+                owner[key] = i
+    groups: dict[int, list[_Draft]] = {}
+    for i, draft in enumerate(drafts):
+        groups.setdefault(find(i), []).append(draft)
+    return [groups[k] for k in sorted(groups)]
+
+
+def _first(values):
+    return next((v for v in values if v), None)
+
+
+def paper_slug(title: str | None, label: str, arxiv: str | None, doi: str | None,
+               abstract: str) -> str:
+    if title:
+        return stable_slug(title_key(title))
+    base = ascii_words(label)[:40].strip("-") or "untitled"
+    if arxiv:
+        return f"{base}-{ascii_words(arxiv)}"
+    identity = f"doi:{doi.lower()}" if doi else "abstract:" + " ".join(abstract.split())
+    return f"{base}-{short_hash(identity, 8)}"
+
+
+def _merge(group: list[_Draft], normaliser: _Normaliser) -> Paper:
+    head = group[0]
+    with_authors = [d for d in group if d.authors]
+    chosen = max(with_authors, key=lambda d: (not d.authors_truncated, len(d.authors)),
+                 default=head)
+    title = _first(d.title for d in group)
+    abstract = max((d.abstract for d in group), key=len)
+    venue = _first(d.venue for d in group)
+    year = _first(d.year for d in group if d.venue == venue) or _first(d.year for d in group)
+    years = {d.year for d in group if d.year and d.venue}
+    if len(years) > 1:
+        normaliser.warn(head.source, "conflicting-year",
+                        f"listings disagree on the year: {sorted(years)}; using {year}")
+    arxiv = _first(d.arxiv for d in group)
+    doi = _first(d.doi for d in group)
+    label = title or label_for(abstract)
+    urls = list(dict.fromkeys(u for d in group for u in d.urls))
+    return Paper(
+        slug=paper_slug(title, label, arxiv, doi, abstract), title=title, label=label,
+        authors=[key for key, _ in chosen.authors], authors_truncated=chosen.authors_truncated,
+        venue=venue, year=year, date=_first(d.date for d in group), arxiv=arxiv, doi=doi,
+        urls=urls, has_code=any(d.has_code for d in group) or bool(urls), abstract=abstract,
+        session=_first(d.session for d in group),
+        categories=list(dict.fromkeys(c for d in group for c in d.categories)),
+        comments=list(dict.fromkeys(c for d in group for c in d.comments)),
+        sources=[d.source for d in group])
+
+
+def normalize(listings: list[ParsedListing], sidecars: dict[str, Sidecar], venues: VenueTable,
+              non_names, listing_years: dict[str, list[int]] | None = None) -> Corpus:
+    findings: list[Finding] = []
+    normaliser = _Normaliser(venues, non_names, findings)
+    ledger = {l.file: LedgerRow(l.file, l.format, l.detected, skipped=list(l.skipped),
+                                declared_total=l.declared_total) for l in listings}
+    drafts = []
+    for listing in sorted(listings, key=lambda l: l.file):
+        findings.extend(listing.findings)
+        years = (listing_years or {}).get(listing.file, [])
+        for entry in listing.entries:
+            drafts.append(normaliser.draft(entry, sidecars.get(listing.file), years))
+    displays: dict[str, Counter] = {}
+    for draft in drafts:
+        for key, display in draft.authors:
+            displays.setdefault(key, Counter())[display] += 1
+    papers = []
+    for group in _groups(drafts):
+        ledger[group[0].source.file].made += 1
+        for draft in group[1:]:
+            ledger[draft.source.file].merged += 1
+        papers.append(_merge(group, normaliser))
+    by_slug: dict[str, Paper] = {}
+    for paper in papers:
+        if paper.slug in by_slug:
+            raise AtlasError(f"two different papers share the slug {paper.slug!r} "
+                             f"({by_slug[paper.slug].sources[0].ref} and {paper.sources[0].ref})",
+                             file=paper.sources[0].file, line=paper.sources[0].line)
+        by_slug[paper.slug] = paper
+    authors = {}
+    for key, counts in displays.items():
+        name = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+        authors[key] = Author(key=key, name=name, slug=stable_slug(key, name), spellings=set(counts))
+    venue_objs = {}
+    for key in sorted({p.venue for p in papers if p.venue}):
+        venue_objs[key] = Venue(key=key, name=key, full_name=venues.full_name(key),
+                                slug=stable_slug(key.casefold(), key))
+    return Corpus(papers=sorted(papers, key=lambda p: p.slug), authors=authors, venues=venue_objs,
+                  findings=findings, ledger=[ledger[f] for f in sorted(ledger)])
+
+
+def listing_years(text: str) -> list[int]:
+    return years_mentioned(text)

@@ -1,0 +1,96 @@
+"""Venue names: one canonical key per conference, read from ``data/venues.yaml``.
+
+A venue can arrive as a listing header (``MLSYS``), a sidecar value, an arXiv
+comment (``Accepted to NeurIPS 2022``) or a DOI proceedings name (``Proceedings
+of the 28th ACM International Conference on Architectural Support for
+Programming Languages and Operating Systems, Volume 2, 2023``). Only venues in
+the curated table are recognised inside free text, so a random capitalised word
+in a comment never becomes a venue. A header or sidecar naming an unknown venue
+is kept as written and reported, because the listing does state it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import CurationError
+from ..yamlio import LineDict, LineList, load_yaml_file
+
+_YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
+_WORKSHOP = re.compile(r"\bworkshops?\b", re.IGNORECASE)
+_ALLOWED = {"key", "full_name", "aliases", "patterns"}
+
+
+@dataclass
+class VenueInfo:
+    key: str
+    full_name: str
+    aliases: list[str] = field(default_factory=list)
+    patterns: list[str] = field(default_factory=list)
+
+
+class VenueTable:
+    def __init__(self, venues: list[VenueInfo]):
+        self.venues = {v.key: v for v in venues}
+        self._alias = {}
+        for venue in venues:
+            for alias in [venue.key, *venue.aliases]:
+                self._alias[alias.casefold()] = venue.key
+        self._patterns = [
+            (re.compile(r"(?<![\w-])" + re.escape(p) + r"(?![\w-])",
+                        0 if _is_acronym(p) else re.IGNORECASE), venue.key)
+            for venue in venues for p in venue.patterns]
+
+    def canonical(self, name: str) -> str | None:
+        """The key for a whole venue string (``MLSYS`` -> ``MLSys``), if known."""
+        return self._alias.get(" ".join(name.split()).casefold())
+
+    def find_in_text(self, text: str) -> tuple[str, int | None] | None:
+        """A known venue (and year) named inside free text, or ``None``.
+
+        Workshops are not their host conference, so a comment that mentions
+        a workshop yields nothing rather than a wrong venue.
+        """
+        if _WORKSHOP.search(text):
+            return None
+        hits = sorted((m.start(), key) for pattern, key in self._patterns
+                      for m in [pattern.search(text)] if m)
+        if not hits:
+            return None
+        years = _YEAR.findall(text)
+        return hits[0][1], int(years[-1]) if years else None
+
+    def full_name(self, key: str) -> str:
+        info = self.venues.get(key)
+        return info.full_name if info else key
+
+
+def _is_acronym(pattern: str) -> bool:
+    return " " not in pattern and any(c.isupper() for c in pattern[1:])
+
+
+def load_venues(path: Path, display: str) -> VenueTable:
+    data = load_yaml_file(path, display)
+    items = data.get("venues") if isinstance(data, LineDict) else None
+    if not isinstance(items, LineList):
+        raise CurationError("expected a top-level 'venues:' list", file=display, line=1)
+    venues, seen = [], {}
+    for item, line in zip(items, items.item_lines):
+        if not isinstance(item, LineDict) or "key" not in item or "full_name" not in item:
+            raise CurationError("each venue needs 'key' and 'full_name'", file=display, line=line)
+        unknown = set(item) - _ALLOWED
+        if unknown:
+            key = sorted(unknown)[0]
+            raise CurationError(f"unknown key {key!r}", file=display, line=item.line_of(key),
+                                expected="one of " + ", ".join(sorted(_ALLOWED)))
+        key = str(item["key"])
+        for alias in [key, *map(str, item.get("aliases") or [])]:
+            if alias.casefold() in seen and seen[alias.casefold()] != key:
+                raise CurationError(f"alias {alias!r} already belongs to {seen[alias.casefold()]}",
+                                    file=display, line=line)
+            seen[alias.casefold()] = key
+        venues.append(VenueInfo(key, str(item["full_name"]), [str(a) for a in item.get("aliases") or []],
+                                [str(p) for p in item.get("patterns") or []]))
+    return VenueTable(venues)

@@ -1,0 +1,143 @@
+"""Runs the stages in order: sources -> normalize -> techniques -> graph -> related.
+
+Each stage is a plain function that can be called and tested alone; this
+module only wires them together and decides what an error means:
+
+* an error in one listing (unknown format, bad bytes, invalid sidecar) is
+  collected with its file name, and the other listings still go through, so
+  ``check`` can report every problem at once;
+* ``build_atlas(..., strict=True)`` (the MkDocs hook) raises instead, because a
+  published site must never silently miss a listing.
+
+Parsing is cached by file content (``ParseCache``), so a long-running
+``mkdocs serve`` re-parses only the listing that changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import networkx as nx
+
+from .curation import Curation, load_curation
+from .errors import AtlasError, CurationError, Finding
+from .graph import build_graph
+from .model import ParsedListing
+from .normalize import Corpus, normalize
+from .normalize.dates import years_mentioned
+from .related import Related, related_papers
+from .sources import listing_kind, parse_text, seed_files
+from .sources.sidecar import Sidecar, load_sidecar
+from .sources.text import decode_listing, MAX_LISTING_BYTES
+from .tagging import Tagger
+from .taxonomy import Taxonomy, load_taxonomy
+
+TAXONOMY_FILE = "taxonomy.yaml"
+
+
+@dataclass
+class SourceSet:
+    listings: list[ParsedListing] = field(default_factory=list)
+    sidecars: dict[str, Sidecar] = field(default_factory=dict)
+    years: dict[str, list[int]] = field(default_factory=dict)
+    errors: list[AtlasError] = field(default_factory=list)
+
+
+@dataclass
+class Atlas:
+    corpus: Corpus
+    taxonomy: Taxonomy
+    graph: nx.DiGraph
+    related: dict[str, list[Related]]
+    errors: list[AtlasError]
+    seeds_dir: Path
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.corpus.findings
+
+
+class ParseCache:
+    """Parsed listings keyed by (file name, sha256 of bytes)."""
+
+    def __init__(self):
+        self._entries: dict[tuple[str, str], tuple[ParsedListing, list[int]]] = {}
+
+    def get(self, name: str, raw: bytes):
+        return self._entries.get((name, hashlib.sha256(raw).hexdigest()))
+
+    def put(self, name: str, raw: bytes, value) -> None:
+        self._entries[(name, hashlib.sha256(raw).hexdigest())] = value
+
+
+def read_sources(seeds_dir: Path, cache: ParseCache | None = None) -> SourceSet:
+    """Parse every listing and sidecar below ``seeds_dir``; collect per-file errors."""
+    result = SourceSet()
+    files = seed_files(seeds_dir)
+    names = {p.relative_to(seeds_dir).as_posix() for p in files}
+    for path in files:
+        name = path.relative_to(seeds_dir).as_posix()
+        kind = listing_kind(path)
+        try:
+            if kind == "sidecar":
+                target = name[: -len(".meta.yaml")] + ".txt"
+                if target not in names:
+                    raise CurationError(f"sidecar has no listing {target!r} beside it", file=name)
+                result.sidecars[target] = load_sidecar(path, name)
+            elif kind == "listing":
+                listing, years = _parse_listing(path, name, cache)
+                result.listings.append(listing)
+                result.years[name] = years
+            elif kind == "structured":
+                raise AtlasError("structured YAML entries are not supported in this version; "
+                                 "add the paper as a listing", file=name)
+        except AtlasError as err:
+            result.errors.append(err)
+    return result
+
+
+def _parse_listing(path: Path, name: str, cache: ParseCache | None):
+    if path.stat().st_size > MAX_LISTING_BYTES:
+        decode_listing(b"x" * (MAX_LISTING_BYTES + 1), name)    # raises the size error
+    raw = path.read_bytes()
+    cached = cache.get(name, raw) if cache else None
+    if cached:
+        return cached
+    text = decode_listing(raw, name)
+    value = (parse_text(text, name), years_mentioned(text))
+    if cache:
+        cache.put(name, raw, value)
+    return value
+
+
+def tag_papers(corpus: Corpus, tagger: Tagger) -> None:
+    """Attach techniques (with evidence) to every paper; report papers with none."""
+    for paper in corpus.papers:
+        paper.techniques = tagger.tag(paper.title, paper.abstract)
+        if not paper.techniques:
+            first = paper.sources[0]
+            corpus.findings.append(Finding(first.file, first.line or None, "no-technique",
+                                           f"{paper.label!r} matches no technique in the taxonomy"))
+
+
+def build_atlas(seeds_dir: Path, data_dir: Path | None = None, *, strict: bool = False,
+                cache: ParseCache | None = None, curation: Curation | None = None) -> Atlas:
+    seeds_dir = Path(seeds_dir)
+    if not seeds_dir.is_dir():
+        raise AtlasError("seeds folder does not exist", file=str(seeds_dir))
+    curation = curation or load_curation(data_dir)
+    taxonomy = load_taxonomy(curation.data_dir / TAXONOMY_FILE)
+    sources = read_sources(seeds_dir, cache)
+    if strict and sources.errors:
+        if len(sources.errors) == 1:
+            raise sources.errors[0]
+        raise AtlasError(f"{len(sources.errors)} input files have errors:\n  "
+                         + "\n  ".join(e.format() for e in sources.errors))
+    corpus = normalize(sources.listings, sources.sidecars, curation.venues, curation.non_names,
+                       sources.years)
+    tag_papers(corpus, Tagger(taxonomy))
+    graph = build_graph(corpus, taxonomy)
+    return Atlas(corpus=corpus, taxonomy=taxonomy, graph=graph,
+                 related=related_papers(corpus.papers), errors=sources.errors, seeds_dir=seeds_dir)

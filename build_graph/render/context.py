@@ -1,0 +1,95 @@
+"""Lookups every page renderer needs, computed once per build.
+
+Renderers are pure functions of an ``Atlas``; this object holds the indexes
+(papers by author, by venue, by technique; co-authors; co-occurring
+techniques) so that rendering all pages stays linear in the size of the atlas.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from functools import cached_property
+
+from ..model import Paper
+from ..pipeline import Atlas
+
+PAPER = "papers/{}.md"
+AUTHOR = "authors/{}.md"
+VENUE = "venues/{}.md"
+TECHNIQUE = "techniques/{}.md"
+PAPERS_INDEX = "papers/index.md"
+AUTHORS_INDEX = "authors/index.md"
+VENUES_INDEX = "venues/index.md"
+TECHNIQUES_INDEX = "techniques/index.md"
+GRAPH_PAGE = "graph/index.md"
+QUALITY_PAGE = "quality.md"
+EXPORT_FILE = "assets/atlas.json"
+
+
+def newest_first(paper: Paper):
+    return (-(paper.year or 0), paper.date or "", paper.label.casefold(), paper.slug)
+
+
+class SiteContext:
+    def __init__(self, atlas: Atlas):
+        self.atlas = atlas
+        self.corpus = atlas.corpus
+        self.taxonomy = atlas.taxonomy
+        self.papers = {p.slug: p for p in atlas.corpus.papers}
+        self.authors = atlas.corpus.authors
+        self.venues = atlas.corpus.venues
+
+    @cached_property
+    def papers_by_author(self) -> dict[str, list[Paper]]:
+        out: dict[str, list[Paper]] = defaultdict(list)
+        for paper in self.corpus.papers:
+            for key in dict.fromkeys(paper.authors):
+                out[key].append(paper)
+        return {k: sorted(v, key=newest_first) for k, v in out.items()}
+
+    @cached_property
+    def papers_by_venue(self) -> dict[str, list[Paper]]:
+        out: dict[str, list[Paper]] = defaultdict(list)
+        for paper in self.corpus.papers:
+            if paper.venue:
+                out[paper.venue].append(paper)
+        return {k: sorted(v, key=newest_first) for k, v in out.items()}
+
+    @cached_property
+    def papers_by_technique(self) -> dict[str, list[Paper]]:
+        """Directly tagged papers per technique."""
+        out: dict[str, list[Paper]] = defaultdict(list)
+        for paper in self.corpus.papers:
+            for tag in paper.techniques:
+                out[tag.technique].append(paper)
+        return {k: sorted(v, key=newest_first) for k, v in out.items()}
+
+    @cached_property
+    def subtree_counts(self) -> dict[str, int]:
+        """Papers tagged with a technique or any technique below it."""
+        members: dict[str, set[str]] = defaultdict(set)
+        for tid, papers in self.papers_by_technique.items():
+            for node in [tid, *self.taxonomy.ancestors(tid)]:
+                members[node].update(p.slug for p in papers)
+        return {tid: len(members.get(tid, ())) for tid in self.taxonomy.techniques}
+
+    def coauthors(self, key: str) -> list[tuple[str, int]]:
+        counts: Counter = Counter()
+        for paper in self.papers_by_author.get(key, []):
+            counts.update(a for a in dict.fromkeys(paper.authors) if a != key)
+        return sorted(counts.items(), key=lambda kv: (-kv[1], self.authors[kv[0]].name.casefold()))
+
+    def cooccurring(self, tid: str) -> list[tuple[str, int]]:
+        counts: Counter = Counter()
+        for paper in self.papers_by_technique.get(tid, []):
+            counts.update(t.technique for t in paper.techniques if t.technique != tid)
+        return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+    def technique_name(self, tid: str) -> str:
+        return self.taxonomy.techniques[tid].name
+
+    def author_name(self, key: str) -> str:
+        return self.authors[key].name
+
+    def evidence(self, paper: Paper, tid: str):
+        return next((t for t in paper.techniques if t.technique == tid), None)

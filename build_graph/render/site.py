@@ -1,0 +1,29 @@
+"""Everything the site shows that is computed from the listings, as ``{path: content}``.
+
+The MkDocs hook and the CLI both call ``render_site``: the hook hands the
+result to MkDocs in memory (nothing generated is written into ``docs/``), the
+CLI writes it to a folder for other tools. Output is a pure function of the
+inputs, so two builds give byte-identical pages.
+"""
+
+from __future__ import annotations
+
+from ..graph import export_json
+from ..pipeline import Atlas
+from .context import (AUTHORS_INDEX, EXPORT_FILE, PAPERS_INDEX, QUALITY_PAGE, TECHNIQUES_INDEX,
+                      VENUES_INDEX, SiteContext)
+from .indexes import authors_index, papers_index, techniques_index, venues_index
+from .pages import all_pages
+from .quality import quality_page
+
+
+def render_site(atlas: Atlas) -> dict[str, str]:
+    ctx = SiteContext(atlas)
+    pages = all_pages(ctx)
+    pages[PAPERS_INDEX] = papers_index(ctx)
+    pages[AUTHORS_INDEX] = authors_index(ctx)
+    pages[VENUES_INDEX] = venues_index(ctx)
+    pages[TECHNIQUES_INDEX] = techniques_index(ctx)
+    pages[QUALITY_PAGE] = quality_page(ctx)
+    pages[EXPORT_FILE] = export_json(atlas.graph)
+    return dict(sorted(pages.items()))

@@ -1,0 +1,95 @@
+"""The data-quality report: per-file ledger and warnings, for people and for ``check``.
+
+The same ``Report`` object feeds the CLI's text output and the site's
+"Data quality" page, so curators see one truth in both places.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from .errors import AtlasError, Finding
+from .normalize import LedgerRow
+
+CODES = {
+    "declared-total": "Listings whose entry count differs from their declared total",
+    "truncated-authors": "Truncated author lists (et al.)",
+    "untitled": "Untitled papers",
+    "non-name": "Suspected non-names removed from author lists",
+    "duplicate-author": "Names repeated within one author list",
+    "no-technique": "Papers without techniques",
+    "unknown-venue": "Venues not in data/venues.yaml",
+    "ambiguous-date": "Dates whose year cannot be settled",
+    "numbering-gap": "Gaps in a listing's numbering",
+    "missing-authors": "Entries without authors",
+    "missing-arxiv-id": "arXiv entries without an id",
+    "unsplittable-title": "Title and authors that could not be told apart",
+    "conflicting-year": "Listings that disagree on a paper's year",
+    "empty-file": "Empty files",
+}
+
+
+@dataclass
+class Report:
+    ledger: list[LedgerRow]
+    findings: list[Finding]
+    errors: list[AtlasError]
+
+    def by_file(self) -> dict[str, list[Finding]]:
+        out: dict[str, list[Finding]] = defaultdict(list)
+        for finding in self.findings:
+            out[finding.file].append(finding)
+        return out
+
+    def by_code(self) -> dict[str, list[Finding]]:
+        out: dict[str, list[Finding]] = defaultdict(list)
+        for finding in sorted(self.findings, key=Finding.sort_key):
+            out[finding.code].append(finding)
+        return dict(sorted(out.items(), key=lambda kv: (list(CODES).index(kv[0])
+                                                        if kv[0] in CODES else 99, kv[0])))
+
+
+def paper_findings(atlas) -> list[Finding]:
+    """Warnings about whole papers (derived after merging), not single entries."""
+    found = []
+    for paper in atlas.corpus.papers:
+        first = paper.sources[0]
+        if paper.untitled:
+            found.append(Finding(first.file, first.line or None, "untitled",
+                                 f"no title; shown as {paper.label!r}"))
+        if paper.authors_truncated:
+            found.append(Finding(first.file, first.line or None, "truncated-authors",
+                                 f"{paper.label!r}: author list ends in 'et al.' "
+                                 f"({len(paper.authors)} names given)"))
+    return found
+
+
+def build_report(atlas) -> Report:
+    findings = sorted(set(atlas.corpus.findings) | set(paper_findings(atlas)), key=Finding.sort_key)
+    return Report(ledger=atlas.corpus.ledger, findings=findings, errors=list(atlas.errors))
+
+
+def format_text(report: Report) -> str:
+    lines = []
+    per_file = report.by_file()
+    for row in report.ledger:
+        status = "ok" if row.balanced else "UNBALANCED"
+        lines.append(f"{row.file}: {row.format}; entries detected {row.detected} = papers made "
+                     f"{row.made} + merged {row.merged} + skipped {len(row.skipped)} [{status}]"
+                     + (f"; declared total {row.declared_total}" if row.declared_total is not None else ""))
+        for skip in row.skipped:
+            lines.append(f"  skipped entry {skip.source.entry} (line {skip.source.line}): {skip.reason}")
+        for finding in sorted(per_file.get(row.file, []), key=Finding.sort_key):
+            lines.append("  warning: " + finding.format())
+    listed = {r.file for r in report.ledger}
+    other = sorted((f for name, fs in per_file.items() if name not in listed for f in fs),
+                   key=Finding.sort_key)
+    for finding in other:
+        lines.append("warning: " + finding.format())
+    for error in report.errors:
+        lines.append("error: " + error.format())
+    papers = sum(r.made for r in report.ledger)
+    lines.append(f"{len(report.ledger)} listings, {papers} papers, {len(report.findings)} warnings, "
+                 f"{len(report.errors)} errors")
+    return "\n".join(lines)
