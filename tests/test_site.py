@@ -1,0 +1,63 @@
+"""Builds the real site in tmp_path with ``mkdocs build --strict``, as CI does."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def site(root, tmp_path_factory):
+    out = tmp_path_factory.mktemp("site") / "site"
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                            cwd=root, capture_output=True, text=True,
+                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+def test_every_entity_has_a_page(site, export):
+    for node in export["nodes"]:
+        kind, _, key = node["id"].partition(":")
+        page = site / f"{kind}s" / key / "index.html"
+        assert page.is_file(), page
+
+
+def test_index_pages_and_download(site, export):
+    for path in ["papers", "authors", "venues", "techniques", "quality"]:
+        assert (site / path / "index.html").is_file()
+    assert json.loads((site / "assets" / "atlas.json").read_text(encoding="utf-8")) == export
+
+
+def test_generated_pages_stay_out_of_the_nav(site):
+    html = (site / "papers" / "tutel-adaptive-mixture-of-experts-at-scale" / "index.html").read_text("utf-8")
+    nav = html[html.index('class="md-nav md-nav--primary"'):html.index("</nav>")]
+    assert "tutel" not in nav and "/authors/" not in nav.replace("authors/\"", "")
+    assert nav.count("md-nav__link") < 30
+
+
+def test_no_asset_from_another_host(site):
+    pattern = re.compile(r"""(?:src|href)=["'](?:https?:)?//[^"']+\.(?:js|css)|url\((?:https?:)?//""")
+    for page in site.rglob("*.html"):
+        assert not pattern.search(page.read_text("utf-8")), page
+
+
+def test_paper_page_content(site):
+    html = (site / "papers" / "tutel-adaptive-mixture-of-experts-at-scale" / "index.html").read_text("utf-8")
+    assert "<title>Tutel: Adaptive Mixture-of-Experts at Scale - MLSys Atlas</title>" in html
+    assert 'href="../../authors/hoyuen-chau/"' in html
+    assert 'href="../../venues/mlsys/"' in html
+    assert "003_582fbc6f8791162a.txt#16" in html
+    untitled = next((site / "papers").glob("taccl-*/index.html")).read_text("utf-8")
+    assert "Untitled paper" in untitled and "3× faster" in untitled
+
+
+def test_quality_page_lists_real_problems(site):
+    html = (site / "quality" / "index.html").read_text("utf-8")
+    assert "listing declares 46 entries but holds 25" in html
+    assert "NameError" in html and "Adam Belay" in html
