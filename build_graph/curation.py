@@ -1,20 +1,70 @@
 """Curated data files, loaded and validated together.
 
-Everything a human decided (venue names, non-name rules, the technique
-taxonomy) lives in ``data/`` as reviewable YAML. This module is the single
-place that knows the file names, so the pipeline, the CLI and the tests load
-curation the same way.
+Everything a person decided lives in ``data/`` as reviewable YAML:
+
+* ``venues.yaml``       canonical venues and their spellings;
+* ``non_names.yaml``    author-list tokens that are not people;
+* ``authors.yaml``      aliases (several spellings, one person) and splits
+                        (one spelling, several people);
+* ``corrections.yaml``  fixes keyed by paper id, each with a ``source``;
+* ``taxonomy.yaml``     techniques (loaded by ``taxonomy.py``).
+
+This module is the one place that knows those file names, so the pipeline,
+the CLI and the tests load curation the same way. Everything is validated
+on load with file and line; ids that refer to papers are checked once the
+papers exist (``check_references``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime as dt
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import CurationError
+from .model import TechniqueOverride
+from .normalize.names import clean_spacing, name_key
 from .normalize.nonnames import NonNames, load_non_names
 from .normalize.venues import VenueTable, load_venues
+from .yamlio import LineDict, LineList, load_yaml_file
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+CORRECTABLE = ("title", "venue", "year", "date")
+
+
+@dataclass
+class AuthorAlias:
+    name: str
+    spellings: list[str]
+    source: str | None
+    line: int
+
+
+@dataclass
+class SplitPerson:
+    id: str
+    display: str
+    papers: list[str]
+    line: int
+
+
+@dataclass
+class AuthorSplit:
+    name: str
+    people: list[SplitPerson]
+    source: str | None
+    line: int
+
+
+@dataclass
+class Correction:
+    paper: str
+    values: dict
+    source: str
+    overrides: list[TechniqueOverride]
+    line: int
 
 
 @dataclass
@@ -22,6 +72,18 @@ class Curation:
     data_dir: Path
     venues: VenueTable
     non_names: NonNames
+    aliases: list[AuthorAlias] = field(default_factory=list)
+    splits: list[AuthorSplit] = field(default_factory=list)
+    corrections: list[Correction] = field(default_factory=list)
+    authors_file: str = "data/authors.yaml"
+    corrections_file: str = "data/corrections.yaml"
+
+    def alias_map(self) -> dict[str, str]:
+        """spelling key -> canonical display name."""
+        return {name_key(s): a.name for a in self.aliases for s in a.spellings}
+
+    def split_map(self) -> dict[str, AuthorSplit]:
+        return {name_key(s.name): s for s in self.splits}
 
 
 def _display(path: Path) -> str:
@@ -31,12 +93,152 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+def _mapping_list(data, key: str, file: str, allowed: set[str]) -> list[tuple[LineDict, int]]:
+    if data is None:
+        return []
+    if not isinstance(data, LineDict):
+        raise CurationError("expected a mapping at the top level", file=file, line=1)
+    unknown = set(data) - {"aliases", "splits", "corrections"}
+    if unknown:
+        bad = sorted(unknown)[0]
+        raise CurationError(f"unknown key {bad!r}", file=file, line=data.line_of(bad))
+    items = data.get(key)
+    if items is None:
+        return []
+    if not isinstance(items, LineList):
+        raise CurationError(f"'{key}' must be a list", file=file, line=data.line_of(key))
+    out = []
+    for item, line in zip(items, items.item_lines):
+        if not isinstance(item, LineDict):
+            raise CurationError(f"each item of '{key}' must be a mapping", file=file, line=line)
+        for k in item:
+            if k not in allowed:
+                raise CurationError(f"unknown key {k!r}", file=file, line=item.line_of(k),
+                                    expected="one of " + ", ".join(sorted(allowed)))
+        out.append((item, line))
+    return out
+
+
+def _text(item: LineDict, key: str, file: str, required: bool = True) -> str | None:
+    value = item.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise CurationError(f"'{key}' must be non-empty text", file=file, line=item.line_of(key))
+    return clean_spacing(value)
+
+
+def _texts(item: LineDict, key: str, file: str) -> list[str]:
+    value = item.get(key)
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+        raise CurationError(f"'{key}' must be a non-empty list of text", file=file, line=item.line_of(key))
+    return [clean_spacing(v) for v in value]
+
+
+def load_authors(path: Path, file: str) -> tuple[list[AuthorAlias], list[AuthorSplit]]:
+    if not path.exists():
+        return [], []
+    data = load_yaml_file(path, file)
+    aliases, seen = [], {}
+    for item, line in _mapping_list(data, "aliases", file, {"name", "spellings", "source"}):
+        alias = AuthorAlias(_text(item, "name", file), _texts(item, "spellings", file),
+                            _text(item, "source", file, required=False), line)
+        for spelling in alias.spellings:
+            key = name_key(spelling)
+            if key == name_key(alias.name):
+                raise CurationError(f"spelling {spelling!r} is the name itself", file=file, line=line)
+            if key in seen:
+                raise CurationError(f"spelling {spelling!r} is already an alias (line {seen[key]})",
+                                    file=file, line=line)
+            seen[key] = line
+        aliases.append(alias)
+    splits, split_names, ids = [], {}, {}
+    for item, line in _mapping_list(data, "splits", file, {"name", "people", "source"}):
+        name = _text(item, "name", file)
+        if name_key(name) in split_names:
+            raise CurationError(f"{name!r} is already split (line {split_names[name_key(name)]})",
+                                file=file, line=line)
+        split_names[name_key(name)] = line
+        people_items = item.get("people")
+        if not isinstance(people_items, LineList) or len(people_items) < 2:
+            raise CurationError("'people' must list at least two people", file=file,
+                                line=item.line_of("people"))
+        people = []
+        for person, person_line in zip(people_items, people_items.item_lines):
+            if not isinstance(person, LineDict) or set(person) != {"id", "display", "papers"}:
+                raise CurationError("each person needs exactly 'id', 'display' and 'papers'",
+                                    file=file, line=person_line)
+            pid = _text(person, "id", file)
+            if not _ID.match(pid):
+                raise CurationError(f"id {pid!r} must be kebab-case (a-z, 0-9, hyphens)",
+                                    file=file, line=person.line_of("id"))
+            if pid in ids:
+                raise CurationError(f"duplicate person id {pid!r} (line {ids[pid]})", file=file,
+                                    line=person.line_of("id"))
+            ids[pid] = person.line_of("id")
+            people.append(SplitPerson(pid, _text(person, "display", file),
+                                      _texts(person, "papers", file), person_line))
+        splits.append(AuthorSplit(name, people, _text(item, "source", file, required=False), line))
+    return aliases, splits
+
+
+def _overrides(value, file: str, line: int) -> list[TechniqueOverride]:
+    from .sources.structured import _overrides as parse_overrides
+    return parse_overrides(value, file, line)
+
+
+def load_corrections(path: Path, file: str) -> list[Correction]:
+    if not path.exists():
+        return []
+    data = load_yaml_file(path, file)
+    out, seen = [], {}
+    for item, line in _mapping_list(data, "corrections", file,
+                                    {"paper", "source", "techniques", *CORRECTABLE}):
+        paper = _text(item, "paper", file)
+        if paper in seen:
+            raise CurationError(f"paper {paper!r} is already corrected at line {seen[paper]}; "
+                                "merge the two corrections", file=file, line=line)
+        seen[paper] = line
+        source = _text(item, "source", file)
+        values = {}
+        for key in CORRECTABLE:
+            if key not in item:
+                continue
+            value = item[key]
+            if key == "year":
+                if not isinstance(value, int) or isinstance(value, bool) or not 1900 <= value <= 2100:
+                    raise CurationError("'year' must be a four-digit number", file=file,
+                                        line=item.line_of(key))
+            elif key == "date":
+                value = value.isoformat() if isinstance(value, dt.date) else value
+                try:
+                    dt.date.fromisoformat(str(value))
+                except ValueError:
+                    raise CurationError("'date' must be YYYY-MM-DD", file=file,
+                                        line=item.line_of(key)) from None
+            else:
+                value = _text(item, key, file)
+            values[key] = value
+        overrides = (_overrides(item["techniques"], file, item.line_of("techniques"))
+                     if "techniques" in item else [])
+        if not values and not overrides:
+            raise CurationError("a correction must change at least one of "
+                                + ", ".join([*CORRECTABLE, "techniques"]), file=file, line=line)
+        out.append(Correction(paper, values, source, overrides, line))
+    return out
+
+
 def load_curation(data_dir: Path | None = None) -> Curation:
     data_dir = Path(data_dir or DATA_DIR)
-    venues = data_dir / "venues.yaml"
-    non_names = data_dir / "non_names.yaml"
+    paths = {name: data_dir / f"{name}.yaml" for name in ("venues", "non_names", "authors", "corrections")}
+    aliases, splits = load_authors(paths["authors"], _display(paths["authors"]))
     return Curation(
         data_dir=data_dir,
-        venues=load_venues(venues, _display(venues)),
-        non_names=load_non_names(non_names, _display(non_names)),
+        venues=load_venues(paths["venues"], _display(paths["venues"])),
+        non_names=load_non_names(paths["non_names"], _display(paths["non_names"])),
+        aliases=aliases,
+        splits=splits,
+        corrections=load_corrections(paths["corrections"], _display(paths["corrections"])),
+        authors_file=_display(paths["authors"]),
+        corrections_file=_display(paths["corrections"]),
     )

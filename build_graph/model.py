@@ -31,6 +31,17 @@ class Provenance:
         return f"{self.file}#{self.entry}"
 
 
+@dataclass(frozen=True)
+class TechniqueOverride:
+    """A curator's decision to add or remove a technique, with the reason."""
+
+    technique: str
+    action: str                       # "add" or "remove"
+    reason: str
+    file: str
+    line: int
+
+
 @dataclass
 class RawEntry:
     """One entry of a listing, as the listing wrote it."""
@@ -52,6 +63,7 @@ class RawEntry:
     categories: list[str] = field(default_factory=list)
     session: str | None = None
     urls: list[str] = field(default_factory=list)
+    technique_overrides: list[TechniqueOverride] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -136,6 +148,9 @@ class Paper:
     comments: list[str] = field(default_factory=list)
     sources: list[Provenance] = field(default_factory=list)
     techniques: list[TechniqueTag] = field(default_factory=list)
+    technique_overrides: list[TechniqueOverride] = field(default_factory=list)
+    corrections: list[tuple[str, str]] = field(default_factory=list)   # (field, source)
+    label_from_text: bool = False     # the label was taken from the abstract
 
     @property
     def untitled(self) -> bool:

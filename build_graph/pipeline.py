@@ -24,11 +24,12 @@ import networkx as nx
 from .curation import Curation, load_curation
 from .errors import AtlasError, CurationError, Finding
 from .graph import build_graph
-from .model import ParsedListing
+from .model import ParsedListing, TechniqueTag
 from .normalize import Corpus, normalize
 from .normalize.dates import years_mentioned
 from .related import Related, related_papers
 from .sources import listing_kind, parse_text, seed_files
+from .sources import structured as structured_entries
 from .sources.sidecar import Sidecar, load_sidecar
 from .sources.text import decode_listing, MAX_LISTING_BYTES
 from .tagging import Tagger
@@ -91,14 +92,15 @@ def read_sources(seeds_dir: Path, cache: ParseCache | None = None) -> SourceSet:
                 result.listings.append(listing)
                 result.years[name] = years
             elif kind == "structured":
-                raise AtlasError("structured YAML entries are not supported in this version; "
-                                 "add the paper as a listing", file=name)
+                listing, years = _parse_listing(path, name, cache, structured=True)
+                result.listings.append(listing)
+                result.years[name] = years
         except AtlasError as err:
             result.errors.append(err)
     return result
 
 
-def _parse_listing(path: Path, name: str, cache: ParseCache | None):
+def _parse_listing(path: Path, name: str, cache: ParseCache | None, structured: bool = False):
     if path.stat().st_size > MAX_LISTING_BYTES:
         decode_listing(b"x" * (MAX_LISTING_BYTES + 1), name)    # raises the size error
     raw = path.read_bytes()
@@ -106,16 +108,34 @@ def _parse_listing(path: Path, name: str, cache: ParseCache | None):
     if cached:
         return cached
     text = decode_listing(raw, name)
-    value = (parse_text(text, name), years_mentioned(text))
+    parsed = structured_entries.parse(text, name) if structured else parse_text(text, name)
+    value = (parsed, years_mentioned(text))
     if cache:
         cache.put(name, raw, value)
     return value
 
 
-def tag_papers(corpus: Corpus, tagger: Tagger) -> None:
+def apply_overrides(paper, taxonomy: Taxonomy) -> None:
+    """Curators' add/remove decisions win over the tagger; each keeps its reason."""
+    for override in paper.technique_overrides:
+        technique = taxonomy.techniques.get(override.technique)
+        if technique is None or technique.is_area:
+            raise CurationError(f"technique override names unknown technique {override.technique!r}",
+                                file=override.file, line=override.line,
+                                expected="a technique id from data/taxonomy.yaml")
+        paper.techniques = [t for t in paper.techniques if t.technique != override.technique]
+        if override.action == "add":
+            paper.techniques.append(TechniqueTag(override.technique, override.reason, "curation"))
+    order = {tid: i for i, tid in enumerate(taxonomy.techniques)}
+    paper.techniques.sort(key=lambda t: order[t.technique])
+
+
+def tag_papers(corpus: Corpus, tagger: Tagger, taxonomy: Taxonomy | None = None) -> None:
     """Attach techniques (with evidence) to every paper; report papers with none."""
     for paper in corpus.papers:
         paper.techniques = tagger.tag(paper.title, paper.abstract)
+        if taxonomy is not None:
+            apply_overrides(paper, taxonomy)
         if not paper.techniques:
             first = paper.sources[0]
             corpus.findings.append(Finding(first.file, first.line or None, "no-technique",
@@ -135,9 +155,8 @@ def build_atlas(seeds_dir: Path, data_dir: Path | None = None, *, strict: bool =
             raise sources.errors[0]
         raise AtlasError(f"{len(sources.errors)} input files have errors:\n  "
                          + "\n  ".join(e.format() for e in sources.errors))
-    corpus = normalize(sources.listings, sources.sidecars, curation.venues, curation.non_names,
-                       sources.years)
-    tag_papers(corpus, Tagger(taxonomy))
+    corpus = normalize(sources.listings, sources.sidecars, curation, sources.years)
+    tag_papers(corpus, Tagger(taxonomy), taxonomy)
     graph = build_graph(corpus, taxonomy)
     return Atlas(corpus=corpus, taxonomy=taxonomy, graph=graph,
                  related=related_papers(corpus.papers), errors=sources.errors, seeds_dir=seeds_dir)

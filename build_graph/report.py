@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from .duplicates import likely_duplicates
 from .errors import AtlasError, Finding
 from .normalize import LedgerRow
 
@@ -18,6 +19,7 @@ CODES = {
     "untitled": "Untitled papers",
     "non-name": "Suspected non-names removed from author lists",
     "duplicate-author": "Names repeated within one author list",
+    "likely-duplicate": "Likely duplicate people (paste the alias line into data/authors.yaml if right)",
     "no-technique": "Papers without techniques",
     "unknown-venue": "Venues not in data/venues.yaml",
     "ambiguous-date": "Dates whose year cannot be settled",
@@ -65,8 +67,20 @@ def paper_findings(atlas) -> list[Finding]:
     return found
 
 
+def duplicate_findings(atlas) -> list[Finding]:
+    counts: dict[str, int] = {}
+    for paper in atlas.corpus.papers:
+        for key in dict.fromkeys(paper.authors):
+            name = atlas.corpus.authors[key].name
+            counts[name] = counts.get(name, 0) + 1
+    return [Finding("data/authors.yaml", None, "likely-duplicate",
+                    f"{d.other!r} may be {d.keep!r}: {d.reason}. Alias line: {d.alias_line()}")
+            for d in likely_duplicates(counts)]
+
+
 def build_report(atlas) -> Report:
-    findings = sorted(set(atlas.corpus.findings) | set(paper_findings(atlas)), key=Finding.sort_key)
+    findings = sorted(set(atlas.corpus.findings) | set(paper_findings(atlas))
+                      | set(duplicate_findings(atlas)), key=Finding.sort_key)
     return Report(ledger=atlas.corpus.ledger, findings=findings, errors=list(atlas.errors))
 
 

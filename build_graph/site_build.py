@@ -11,6 +11,7 @@ import hashlib
 from pathlib import Path
 
 from .pipeline import ParseCache, build_atlas
+from .render.notes import edit_targets, load_notes
 from .render.site import render_site
 from .sources import seed_files
 
@@ -31,12 +32,21 @@ class SiteBuilder:
         self.cache = ParseCache()
         self._last: tuple[str, dict[str, str]] | None = None
         self.atlas = None
+        self.edit_targets: dict[str, str] = {}
 
-    def build(self, seeds_dir: Path, data_dir: Path) -> dict[str, str]:
-        fingerprint = inputs_fingerprint(seeds_dir, data_dir)
+    def build(self, seeds_dir: Path, data_dir: Path, notes_dir: Path | None = None) -> dict[str, str]:
+        fingerprint = inputs_fingerprint(seeds_dir, data_dir, *([notes_dir] if notes_dir else []))
         if self._last and self._last[0] == fingerprint:
             return self._last[1]
         self.atlas = build_atlas(seeds_dir, data_dir, strict=True, cache=self.cache)
-        pages = render_site(self.atlas)
+        valid = {
+            "papers": {p.slug for p in self.atlas.corpus.papers},
+            "authors": {a.slug for a in self.atlas.corpus.authors.values()},
+            "venues": {v.slug for v in self.atlas.corpus.venues.values()},
+            "techniques": set(self.atlas.taxonomy.techniques),
+        }
+        notes = load_notes(notes_dir, valid)
+        pages = render_site(self.atlas, notes)
+        self.edit_targets = edit_targets(self.atlas, notes, seeds_dir.name)
         self._last = (fingerprint, pages)
         return pages

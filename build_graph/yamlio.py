@@ -37,7 +37,11 @@ class LineList(list):
     item_lines: list
 
 
-class _Loader(yaml.SafeLoader):
+# libyaml's C parser when PyYAML has it (same safe constructors, ~10x faster).
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_Base):
     pass
 
 
@@ -69,7 +73,9 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _constr
 
 
 def _refuse_aliases(text: str, file: str) -> None:
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    if "*" not in text:                  # no alias can exist without an asterisk
+        return
+    for event in yaml.parse(text, Loader=_Base):
         if isinstance(event, yaml.AliasEvent):
             raise CurationError("YAML aliases (*name) are not allowed in curated files",
                                 file=file, line=event.start_mark.line + 1)

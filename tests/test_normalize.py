@@ -138,7 +138,7 @@ def test_same_paper_in_two_listings_is_one_paper_with_both_provenances():
                abstract="longer abstract", year=2022),
         _entry("b.txt", 2, abstract="untitled", arxiv="2301.00001")])
     c = ParsedListing("c.txt", "arxiv-listing", [_entry("c.txt", 1, abstract="again", arxiv="2301.00001")])
-    corpus = normalize([c, b, a], {}, CURATION.venues, CURATION.non_names)
+    corpus = normalize([c, b, a], {}, CURATION)
     assert len(corpus.papers) == 2
     tutel = next(p for p in corpus.papers if p.title)
     assert [s.ref for s in tutel.sources] == ["a.txt#1", "b.txt#1"]
@@ -154,7 +154,7 @@ def test_sidecar_supplies_venue_year_and_date():
         _entry("s.txt", 1, title="T", authors=["Adam Belay", "Adam Belay"], abstract="x",
                date_text="Tue 30 Aug")])
     corpus = normalize([listing], {"s.txt": Sidecar("s.meta.yaml", venue="MLSys", year=2022)},
-                       CURATION.venues, CURATION.non_names)
+                       CURATION)
     paper = corpus.papers[0]
     assert (paper.venue, paper.year, paper.date) == ("MLSys", 2022, "2022-08-30")
     assert paper.authors == ["adam belay"]
@@ -164,9 +164,9 @@ def test_sidecar_supplies_venue_year_and_date():
 def test_year_not_invented_when_ambiguous():
     listing = ParsedListing("s.txt", "session-schedule", [
         _entry("s.txt", 1, title="T", abstract="x", date_text="Tue 30 Aug")])
-    corpus = normalize([listing], {}, CURATION.venues, CURATION.non_names,
+    corpus = normalize([listing], {}, CURATION,
                        {"s.txt": [2011, 2016, 2022]})
     assert corpus.papers[0].year is None and corpus.papers[0].date is None
     assert "ambiguous-date" in [f.code for f in corpus.findings]
-    corpus = normalize([listing], {}, CURATION.venues, CURATION.non_names, {"s.txt": [2022, 2024]})
+    corpus = normalize([listing], {}, CURATION, {"s.txt": [2022, 2024]})
     assert corpus.papers[0].date == "2022-08-30"

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..errors import AtlasError, Finding
-from ..model import Author, Paper, ParsedListing, Provenance, RawEntry, Skip, Venue
+from ..errors import AtlasError, CurationError, Finding
+from ..model import Author, Paper, ParsedListing, Provenance, RawEntry, Skip, TechniqueOverride, Venue
 from ..sources.sidecar import Sidecar
 from ..sources.text import tidy
 from .dates import candidate_years, complete_date, years_mentioned
@@ -68,6 +68,7 @@ class _Draft:
     session: str | None
     categories: list[str]
     comments: list[str]
+    overrides: list[TechniqueOverride]
 
     def identity_keys(self) -> list[str]:
         keys = []
@@ -89,9 +90,10 @@ def clean_abstract(text: str) -> str:
 
 
 class _Normaliser:
-    def __init__(self, venues: VenueTable, non_names, findings: list[Finding]):
-        self.venues = venues
-        self.non_names = non_names
+    def __init__(self, curation, findings: list[Finding]):
+        self.venues: VenueTable = curation.venues
+        self.non_names = curation.non_names
+        self.aliases = curation.alias_map()
         self.findings = findings
 
     def warn(self, source: Provenance, code: str, message: str) -> None:
@@ -109,6 +111,9 @@ class _Normaliser:
                 continue
             display = proper_case(cleaned)
             key = name_key(display)
+            if key in self.aliases:                      # data/authors.yaml: same person
+                display = self.aliases[key]
+                key = name_key(display)
             if key in seen:
                 self.warn(entry.source, "duplicate-author",
                           f"{display!r} appears twice in the author list of entry "
@@ -166,7 +171,8 @@ class _Normaliser:
             venue=venue, year=year, date=date, arxiv=entry.arxiv, doi=entry.doi,
             urls=list(entry.urls), has_code=entry.has_code,
             session=(sidecar.session if sidecar and sidecar.session else entry.session),
-            categories=list(entry.categories), comments=list(entry.comments))
+            categories=list(entry.categories), comments=list(entry.comments),
+            overrides=list(entry.technique_overrides))
 
 
 def _groups(drafts: list[_Draft]) -> list[list[_Draft]]:
@@ -233,13 +239,68 @@ def _merge(group: list[_Draft], normaliser: _Normaliser) -> Paper:
         session=_first(d.session for d in group),
         categories=list(dict.fromkeys(c for d in group for c in d.categories)),
         comments=list(dict.fromkeys(c for d in group for c in d.comments)),
-        sources=[d.source for d in group])
+        sources=[d.source for d in group],
+        technique_overrides=[o for d in group for o in d.overrides],
+        label_from_text=title is None)
 
 
-def normalize(listings: list[ParsedListing], sidecars: dict[str, Sidecar], venues: VenueTable,
-              non_names, listing_years: dict[str, list[int]] | None = None) -> Corpus:
+def _apply_splits(papers: list[Paper], curation, displays: dict[str, Counter],
+                  slugs: dict[str, str], findings: list[Finding]) -> None:
+    """One spelling, several people: re-key the author on the papers each person wrote."""
+    by_slug = {p.slug: p for p in papers}
+    for split in curation.splits:
+        for person in split.people:
+            for slug in person.papers:
+                if slug not in by_slug:
+                    raise CurationError(f"split of {split.name!r}: unknown paper id {slug!r}",
+                                        file=curation.authors_file, line=person.line)
+    splits = curation.split_map()
+    for paper in papers:
+        for i, key in enumerate(paper.authors):
+            split = splits.get(key)
+            if split is None:
+                continue
+            person = next((p for p in split.people if paper.slug in p.papers), None)
+            if person is None:
+                first = paper.sources[0]
+                findings.append(Finding(first.file, first.line or None, "unassigned-split",
+                                        f"{split.name!r} is split in {curation.authors_file} but "
+                                        f"paper {paper.slug!r} is assigned to none of its people"))
+                continue
+            new_key = f"{key}#{person.id}"
+            paper.authors[i] = new_key
+            displays.setdefault(new_key, Counter())[person.display] += 1
+            slugs[new_key] = person.id
+
+
+def _apply_corrections(papers: list[Paper], curation, venues: VenueTable,
+                       findings: list[Finding]) -> None:
+    by_slug = {p.slug: p for p in papers}
+    for correction in curation.corrections:
+        paper = by_slug.get(correction.paper)
+        if paper is None:
+            raise CurationError(f"unknown paper id {correction.paper!r}",
+                                file=curation.corrections_file, line=correction.line,
+                                expected="the id shown in the paper's URL (papers/<id>/)")
+        for key, value in correction.values.items():
+            if key == "title":
+                paper.title = clean_text(value)
+                paper.label = paper.title
+                paper.label_from_text = False
+            elif key == "venue":
+                paper.venue = venues.canonical(value) or value
+            else:
+                setattr(paper, key, value)
+            paper.corrections.append((key, correction.source))
+        paper.technique_overrides.extend(correction.overrides)
+
+
+def normalize(listings: list[ParsedListing], sidecars: dict[str, Sidecar], curation,
+              listing_years: dict[str, list[int]] | None = None) -> Corpus:
+    """Clean every entry, merge entries that are one paper, apply curation."""
     findings: list[Finding] = []
-    normaliser = _Normaliser(venues, non_names, findings)
+    venues = curation.venues
+    normaliser = _Normaliser(curation, findings)
     ledger = {l.file: LedgerRow(l.file, l.format, l.detected, skipped=list(l.skipped),
                                 declared_total=l.declared_total) for l in listings}
     drafts = []
@@ -265,10 +326,20 @@ def normalize(listings: list[ParsedListing], sidecars: dict[str, Sidecar], venue
                              f"({by_slug[paper.slug].sources[0].ref} and {paper.sources[0].ref})",
                              file=paper.sources[0].file, line=paper.sources[0].line)
         by_slug[paper.slug] = paper
-    authors = {}
-    for key, counts in displays.items():
+    author_slugs: dict[str, str] = {}
+    _apply_splits(papers, curation, displays, author_slugs, findings)
+    _apply_corrections(papers, curation, venues, findings)
+    used = {key for paper in papers for key in paper.authors}
+    authors, taken = {}, {}
+    for key in sorted(used):
+        counts = displays[key]
         name = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-        authors[key] = Author(key=key, name=name, slug=stable_slug(key, name), spellings=set(counts))
+        slug = author_slugs.get(key) or stable_slug(key, name)
+        if slug in taken:
+            raise CurationError(f"author page {slug!r} would belong to both {taken[slug]!r} and "
+                                f"{name!r}; choose another split id", file=curation.authors_file)
+        taken[slug] = name
+        authors[key] = Author(key=key, name=name, slug=slug, spellings=set(counts))
     venue_objs = {}
     for key in sorted({p.venue for p in papers if p.venue}):
         venue_objs[key] = Venue(key=key, name=key, full_name=venues.full_name(key),

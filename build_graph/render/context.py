@@ -31,8 +31,9 @@ def newest_first(paper: Paper):
 
 
 class SiteContext:
-    def __init__(self, atlas: Atlas):
+    def __init__(self, atlas: Atlas, notes: dict | None = None):
         self.atlas = atlas
+        self.notes = notes or {}
         self.corpus = atlas.corpus
         self.taxonomy = atlas.taxonomy
         self.papers = {p.slug: p for p in atlas.corpus.papers}

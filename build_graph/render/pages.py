@@ -15,6 +15,7 @@ from ..model import Paper
 from .context import AUTHOR, PAPER, TECHNIQUE, VENUE, PAPERS_INDEX, SiteContext, newest_first
 from .markup import md_link, md_text, rel, safe_href
 from . import graphview
+from .notes import note_section
 
 
 def _front_matter(kind: str, search: bool = True) -> str:
@@ -107,6 +108,7 @@ def paper_page(ctx: SiteContext, paper: Paper) -> str:
             reason = item.reason(ctx.technique_name, ctx.author_name)
             out.append(f"- {paper_line(ctx, other, here)} — {md_text(reason)}")
         out.append("")
+    out += note_section(ctx.notes, here)
     out += graphview.local_graph_section(ctx, paper.node_id, here)
     out += ["## Sources", ""]
     for source in paper.sources:
@@ -139,6 +141,7 @@ def author_page(ctx: SiteContext, key: str) -> str:
         for tid, count in sorted(techniques.items(), key=lambda kv: (-kv[1], kv[0])):
             out.append(f"- {md_link(ctx.technique_name(tid), rel(here, TECHNIQUE.format(tid)))} ({count})")
         out.append("")
+    out += note_section(ctx.notes, here)
     out += graphview.local_graph_section(ctx, f"author:{author.slug}", here)
     return "\n".join(out)
 
@@ -157,6 +160,7 @@ def venue_page(ctx: SiteContext, key: str) -> str:
     for year in sorted(by_year, key=lambda y: -(y or 0)):
         out += [f"## {year or 'Year unknown'}", ""]
         out += [f"- {paper_line(ctx, p, here)}" for p in by_year[year]] + [""]
+    out += note_section(ctx.notes, here)
     out += graphview.local_graph_section(ctx, f"venue:{venue.slug}", here)
     return "\n".join(out)
 
@@ -205,6 +209,7 @@ def technique_page(ctx: SiteContext, tid: str) -> str:
             out += ["## Most frequent authors", ""]
             out += [f"- {md_link(ctx.author_name(a), rel(here, AUTHOR.format(ctx.authors[a].slug)))} ({n})"
                     for a, n in top] + [""]
+    out += note_section(ctx.notes, here)
     out += graphview.local_graph_section(ctx, f"technique:{tid}", here)
     out += ["", f"[All papers]({rel(here, PAPERS_INDEX)})", ""]
     return "\n".join(out)

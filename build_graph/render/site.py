@@ -12,13 +12,15 @@ from ..graph import export_json
 from ..pipeline import Atlas
 from .context import (AUTHORS_INDEX, EXPORT_FILE, PAPERS_INDEX, QUALITY_PAGE, TECHNIQUES_INDEX,
                       VENUES_INDEX, SiteContext)
+from .explorer import render_explorer
 from .indexes import authors_index, papers_index, techniques_index, venues_index
 from .pages import all_pages
 from .quality import quality_page
 
 
-def render_site(atlas: Atlas) -> dict[str, str]:
-    ctx = SiteContext(atlas)
+def render_site(atlas: Atlas, notes: dict | None = None) -> dict[str, str]:
+    """``notes``: ``{page src_uri: Note}`` from ``render.notes.load_notes``."""
+    ctx = SiteContext(atlas, notes)
     pages = all_pages(ctx)
     pages[PAPERS_INDEX] = papers_index(ctx)
     pages[AUTHORS_INDEX] = authors_index(ctx)
@@ -26,4 +28,5 @@ def render_site(atlas: Atlas) -> dict[str, str]:
     pages[TECHNIQUES_INDEX] = techniques_index(ctx)
     pages[QUALITY_PAGE] = quality_page(ctx)
     pages[EXPORT_FILE] = export_json(atlas.graph)
+    pages.update(render_explorer(ctx))
     return dict(sorted(pages.items()))

@@ -1,0 +1,73 @@
+"""Hand-written notes and "Edit this page" targets for generated pages.
+
+A contributor adds context to a generated page by writing Markdown in
+``notes/<papers|authors|venues|techniques>/<id>.md`` (the id is the page's
+slug, as in its URL). Notes are reviewed like the hand-written docs, so their
+Markdown is rendered as Markdown. A note for an id that does not exist fails
+the build: it would otherwise silently never appear.
+
+Every generated page also knows which file would change it: its note if it
+has one, else the listing or structured entry it came from (papers), the
+taxonomy (techniques) or the curated people and venue files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import CurationError
+from ..sources.text import decode_listing
+from .context import AUTHOR, PAPER, TECHNIQUE, VENUE
+
+KINDS = {"papers": PAPER, "authors": AUTHOR, "venues": VENUE, "techniques": TECHNIQUE}
+
+
+@dataclass(frozen=True)
+class Note:
+    path: str          # repository-relative, e.g. notes/papers/tutel.md
+    text: str
+
+
+def load_notes(notes_dir: Path | None, valid: dict[str, set[str]]) -> dict[str, Note]:
+    """``{page src_uri: Note}``; ``valid`` maps kind -> existing ids."""
+    notes: dict[str, Note] = {}
+    if notes_dir is None or not notes_dir.is_dir():
+        return notes
+    for path in sorted(notes_dir.rglob("*.md")):
+        rel = path.relative_to(notes_dir)
+        display = f"notes/{rel.as_posix()}"
+        if rel.as_posix() == "README.md":
+            continue
+        if len(rel.parts) != 2 or rel.parts[0] not in KINDS:
+            raise CurationError("notes live in notes/<papers|authors|venues|techniques>/<id>.md",
+                                file=display)
+        kind, ident = rel.parts[0], path.stem
+        if ident not in valid.get(kind, set()):
+            raise CurationError(f"no {kind[:-1]} with id {ident!r}: this note would never appear",
+                                file=display, expected=f"an existing id (the {kind}/<id>/ part of its URL)")
+        notes[KINDS[kind].format(ident)] = Note(display, decode_listing(path.read_bytes(), display))
+    return notes
+
+
+def note_section(notes: dict[str, Note], src_uri: str) -> list[str]:
+    note = notes.get(src_uri)
+    if note is None:
+        return []
+    return ["## Notes", "", note.text.strip(), "", f"*From `{note.path}`.*", ""]
+
+
+def edit_targets(atlas, notes: dict[str, Note], seeds_prefix: str = "seeds") -> dict[str, str]:
+    """``{page src_uri: repository path of the file that would change it}``."""
+    targets = {}
+    for paper in atlas.corpus.papers:
+        targets[PAPER.format(paper.slug)] = f"{seeds_prefix}/{paper.sources[0].file}"
+    for author in atlas.corpus.authors.values():
+        targets[AUTHOR.format(author.slug)] = "data/authors.yaml"
+    for venue in atlas.corpus.venues.values():
+        targets[VENUE.format(venue.slug)] = "data/venues.yaml"
+    for tid in atlas.taxonomy.techniques:
+        targets[TECHNIQUE.format(tid)] = "data/taxonomy.yaml"
+    for src_uri, note in notes.items():
+        targets[src_uri] = note.path
+    return targets
