@@ -20,6 +20,7 @@ _ROMAN = re.compile(r"^(?:I{1,3}|IV|V|VI{0,3}|IX|X)$")
 _DASHES = re.compile(r"[\u2010-\u2015\u2212]")
 _APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc`´]")
 _SPACE = re.compile(r"\s+")
+_NAME_WORD = re.compile(r"^[^\W\d_]+(?:[-'.][^\W\d_]*)*\.?$")
 
 
 def clean_spacing(name: str) -> str:
@@ -32,7 +33,9 @@ def clean_spacing(name: str) -> str:
 def _cap_word(word: str) -> str:
     """``ZHAOMIN`` -> ``Zhaomin``, ``o'brien`` -> ``O'Brien``, ``jean-pierre`` -> ``Jean-Pierre``."""
     parts = re.split(r"([-'])", word)
-    return "".join(p[:1].upper() + p[1:].lower() if p not in "-'" else p for p in parts)
+    # Turkish dotted capital I lower-cases to "i" + combining dot; in a name it is "i".
+    return "".join(p[:1].upper() + p[1:].replace("İ", "i").lower() if p not in "-'" else p
+                   for p in parts)
 
 
 def proper_case(name: str) -> str:
@@ -49,8 +52,8 @@ def proper_case(name: str) -> str:
     out = []
     for i, word in enumerate(words):
         letters = [c for c in word if c.isalpha()]
-        if not letters:
-            out.append(word)
+        if not letters or not _NAME_WORD.match(word):
+            out.append(word)           # not a name word (markup, code, digits): keep verbatim
             continue
         upper = all(c.isupper() for c in letters)
         lower = all(c.islower() for c in letters)
