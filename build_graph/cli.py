@@ -1,4 +1,4 @@
-"""Command line: ``python -m build_graph {check,export,build,suggest}``.
+"""Command line: ``python -m build_graph {check,export,build,suggest,bench}``.
 
 The CLI reports and carries on where that is safe (``check`` lists every
 broken file, not just the first) and exits non-zero when anything is an error.
@@ -77,6 +77,27 @@ def cmd_suggest(args) -> int:
     return 0
 
 
+def cmd_diff(args) -> int:
+    import tempfile
+
+    from .diff import diff_specs, format_markdown
+    with tempfile.TemporaryDirectory(prefix="atlas-diff-") as workdir:
+        diff = diff_specs(args.old, args.new, Path.cwd(), Path(workdir))
+    text = format_markdown(diff)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench import main as bench_main
+    return bench_main(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m build_graph", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -101,6 +122,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--corpus", help="JSON Lines corpus to read instead of the seeds")
     p.add_argument("--top", type=int, default=40)
     p.set_defaults(func=cmd_suggest)
+    p = sub.add_parser("diff", help="Markdown report of what changes in the graph between two "
+                                    "seeds folders or git revisions")
+    p.add_argument("old", help="seeds folder or git revision (e.g. origin/main)")
+    p.add_argument("new", help="seeds folder or git revision (e.g. HEAD)")
+    p.add_argument("--out", help="output file (default: standard output)")
+    p.set_defaults(func=cmd_diff)
+    p = sub.add_parser("bench", help="time and measure a full site build at N papers (see docs/performance.md)")
+    p.add_argument("--papers", type=int, default=1000, help="papers to generate, or corpus entries to use (default: 1000)")
+    p.add_argument("--corpus", help="JSON Lines corpus to use instead of synthetic listings")
+    p.add_argument("--seeds", dest="seeds_dir", help="use this seeds folder as it is (e.g. seeds)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the synthetic generator (default: 0)")
+    p.add_argument("--data", default=None, help="folder of curated data (default: the project's data/)")
+    p.add_argument("--keep", help="build in this folder and keep it (it is emptied first)")
+    p.add_argument("--rebuild", action="store_true", help="also time a rebuild after editing one listing")
+    p.add_argument("--json", help="also write the report as JSON to this file")
+    p.add_argument("--profile", help="write a cProfile of our stages to this file")
+    p.add_argument("--no-floor", action="store_true", help="skip the plain mkdocs-material floor build")
+    p.add_argument("--no-memory", action="store_true", help="skip the traced-memory pass")
+    p.set_defaults(func=cmd_bench)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -24,6 +24,7 @@ TECHNIQUES_INDEX = "techniques/index.md"
 GRAPH_PAGE = "graph/index.md"
 QUALITY_PAGE = "quality.md"
 EXPORT_FILE = "assets/atlas.json"
+BIBTEX_FILE = "assets/atlas.bib"
 
 
 def newest_first(paper: Paper):
@@ -39,6 +40,11 @@ class SiteContext:
         self.papers = {p.slug: p for p in atlas.corpus.papers}
         self.authors = atlas.corpus.authors
         self.venues = atlas.corpus.venues
+
+    @cached_property
+    def citation_keys(self) -> dict[str, str]:
+        from ..bibtex import citation_keys
+        return citation_keys(self.corpus.papers, self.corpus)
 
     @cached_property
     def papers_by_author(self) -> dict[str, list[Paper]]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ..model import Paper
-from .context import AUTHOR, PAPER, TECHNIQUE, VENUE, PAPERS_INDEX, SiteContext, newest_first
+from ..bibtex import bibtex_entry, bibtex_html
+from .context import AUTHOR, BIBTEX_FILE, PAPER, TECHNIQUE, VENUE, PAPERS_INDEX, SiteContext, newest_first
 from .markup import md_link, md_text, rel, safe_href
 from . import graphview
 from .notes import note_section
@@ -110,6 +111,12 @@ def paper_page(ctx: SiteContext, paper: Paper) -> str:
         out.append("")
     out += note_section(ctx.notes, here)
     out += graphview.local_graph_section(ctx, paper.node_id, here)
+    entry = bibtex_entry(paper, ctx.corpus, ctx.citation_keys[paper.slug])
+    out += ["## Cite", "", bibtex_html(entry), "",
+            f"All entries: [atlas.bib]({rel(here, BIBTEX_FILE)}).", ""]
+    if paper.corrections:
+        out += ["## Corrections", ""]
+        out += [f"- {md_text(field)}: per {md_text(source)}" for field, source in paper.corrections] + [""]
     out += ["## Sources", ""]
     for source in paper.sources:
         out.append(f"- `{source.ref}`" + (f" (line {source.line})" if source.line else ""))

@@ -8,9 +8,10 @@ inputs, so two builds give byte-identical pages.
 
 from __future__ import annotations
 
+from ..bibtex import bibtex_file
 from ..graph import export_json
 from ..pipeline import Atlas
-from .context import (AUTHORS_INDEX, EXPORT_FILE, PAPERS_INDEX, QUALITY_PAGE, TECHNIQUES_INDEX,
+from .context import (AUTHORS_INDEX, BIBTEX_FILE, EXPORT_FILE, PAPERS_INDEX, QUALITY_PAGE, TECHNIQUES_INDEX,
                       VENUES_INDEX, SiteContext)
 from .explorer import render_explorer
 from .indexes import authors_index, papers_index, techniques_index, venues_index
@@ -28,5 +29,6 @@ def render_site(atlas: Atlas, notes: dict | None = None) -> dict[str, str]:
     pages[TECHNIQUES_INDEX] = techniques_index(ctx)
     pages[QUALITY_PAGE] = quality_page(ctx)
     pages[EXPORT_FILE] = export_json(atlas.graph)
+    pages[BIBTEX_FILE] = bibtex_file(atlas)
     pages.update(render_explorer(ctx))
     return dict(sorted(pages.items()))
