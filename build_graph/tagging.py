@@ -1,0 +1,408 @@
+"""Tag papers with taxonomy techniques, keeping the sentence that justifies each tag.
+
+A tag is only as trustworthy as the text it rests on, so every tag carries the
+sentence where its technique was first named; a reader of the site (or of a
+pull request) can check it without opening the paper.
+
+Matching rules (the taxonomy's contract with contributors; docs/tagging.md):
+
+* aliases match case-insensitively, as whole words; the last word may take a
+  plural (``s``, ``es``, ``y`` -> ``ies``); a space or hyphen in an alias
+  matches any run of spaces and hyphens, and a hyphen may also be dropped
+  ("co-design" matches "co design", "co-design" and "codesign"); an alias
+  does not start right after "word-" ("inter-datacenter networks");
+* acronyms match case-sensitively, as whole tokens, with an optional plural
+  ``s``; not in an all-capitals title (where every word looks like one), and
+  not when the text spells the acronym out as something else;
+* a match inside a longer match of another technique does not count
+  ("homomorphic encryption" is not also "encryption");
+* a technique named in only one sentence of the abstract is not tagged when
+  that sentence reports results or describes earlier work (``incidental``).
+
+Speed: patterns are indexed by the word they start with and, per index word,
+joined into one union regex that fails fast; a paper's words are looked up in
+the index with C-level ``map``/``compress``, so Python only touches words that
+can start a match.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from functools import lru_cache
+from itertools import accumulate, compress
+from typing import TYPE_CHECKING
+
+from .model import TechniqueTag
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .taxonomy import Taxonomy
+
+_WORD = re.compile(r"\w+")
+_SPLIT_WORDS = re.compile(r"(\w+)")
+_GAP = r"[\s\-\u2010\u2011\u2013]+"
+_OPTIONAL_GAP = r"[\s\-\u2010\u2011\u2013]*"
+
+
+def _last_word(word: str) -> str:
+    """Regex for the final word of an alias, singular or plural."""
+    if len(word) > 2 and word[-1] in "yY" and word[-2].lower() not in "aeiou":
+        return re.escape(word[:-1]) + r"(?:y|ies)"
+    return re.escape(word) + r"(?:s|es)?"
+
+
+def term_regex(term: str, acronym: bool = False) -> str:
+    """The regex source for one alias or acronym (without flags)."""
+    if acronym:
+        return r"(?<!\w)" + re.escape(term) + r"s?(?!\w)"
+    pieces = re.split(r"([\s\-\u2010\u2011\u2013]+)", term.strip())
+    words, seps = pieces[0::2], pieces[1::2]
+    out = []
+    for i, word in enumerate(words):
+        out.append(_last_word(word) if i == len(words) - 1 else re.escape(word))
+        if i < len(seps):
+            out.append(_OPTIONAL_GAP if "-" in seps[i] else _GAP)
+    # Not right after "word-": in "inter-datacenter networks" the phrase
+    # "datacenter networks" is part of a compound about something else.
+    return r"(?<!\w)(?<!\w-)" + "".join(out) + r"(?!\w)"
+
+
+@lru_cache(maxsize=16384)
+def compile_term(term: str, acronym: bool = False) -> re.Pattern:
+    return re.compile(term_regex(term, acronym), 0 if acronym else re.IGNORECASE)
+
+
+def _alias_keys(alias: str) -> set[str]:
+    """Lower-case words that a text token can be where this alias starts.
+
+    A dropped hyphen glues the first words together ("codesign"), so each
+    glued prefix is a key too, and every key also stands for its plurals.
+    """
+    parts = re.split(r"(\s+|-)", alias.strip().lower())
+    words, seps = parts[0::2], parts[1::2]
+    keys, glued, whole = {words[0]}, words[0], len(words) == 1
+    for i, (word, sep) in enumerate(zip(words[1:], seps)):
+        if sep != "-":
+            break
+        glued += word
+        keys.add(glued)
+        whole = i == len(seps) - 1
+    keys = {m.group(0) for k in keys if (m := _WORD.match(k))}
+    if whole and re.fullmatch(r"\w+", glued):    # the whole alias can be one token, so it can be plural
+        keys |= {glued + "s", glued + "es"}
+        if len(glued) > 2 and glued.endswith("y") and glued[-2] not in "aeiou":
+            keys.add(glued[:-1] + "ies")
+    return keys
+
+
+@lru_cache(maxsize=4096)
+def _token_pattern(token: str) -> re.Pattern:
+    return re.compile(r"(?<!\w)" + re.escape(token) + r"(?!\w)")
+
+
+# Sentence splitting -------------------------------------------------------
+
+_ABBREVIATIONS = frozenset(
+    "e.g i.e et al vs cf fig figs eq eqs sec secs no nos approx resp ref refs "
+    "dr mr ms prof inc ltd jr sr st vol pp ca ch tab alg def thm "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+# A stop (with closing quotes/brackets) followed by whitespace and something
+# that can start a sentence; or glued to a capitalised word ("GPUs.In DDT"),
+# which real listings contain.
+_BOUNDARY = re.compile(r"[.!?](?:[\"'\u201d\u2019)\]]*(?=\s+[^\sa-z])|(?=[A-Z][a-z]))")
+_WORD_BEFORE_STOP = re.compile(r"([A-Za-z](?:\.?[A-Za-z])*)$")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence, ignoring abbreviations and decimals.
+
+    Decimals ("3.9x") never split because a split needs whitespace or a
+    capitalised word after the stop; "e.g.", "et al.", "vs.", "Fig. 3" and
+    initials ("T. S. Ng") never split because the word before the stop is checked.
+    """
+    spans, start = [], 0
+    for m in _BOUNDARY.finditer(text):
+        stop = m.start()
+        glued = stop + 1 < len(text) and not text[stop + 1].isspace() and text[stop + 1] not in "\"'\u201d\u2019)]"
+        if glued and not (stop >= 2 and text[stop - 2].isalpha() and text[stop - 1].islower()):
+            continue
+        if text[stop] == ".":
+            before = _WORD_BEFORE_STOP.search(text, max(start, stop - 12), stop)
+            if before and (before.group(1).lower() in _ABBREVIATIONS
+                           or len(before.group(1)) == 1 and before.group(1).isupper()):
+                continue
+        if text[start:m.end()].strip():
+            spans.append((start, m.end()))
+        start = m.end()
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+def split_sentences(text: str) -> list[str]:
+    return [" ".join(text[a:b].split()) for a, b in sentence_spans(text)]
+
+
+class _Sentences:
+    """A text's sentences, looked up by character position."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.spans = sentence_spans(text) or [(0, len(text))]
+        self.starts = [a for a, _ in self.spans]
+
+    def index(self, pos: int) -> int:
+        return max(bisect.bisect_right(self.starts, pos) - 1, 0)
+
+    def at(self, pos: int) -> str:
+        a, b = self.spans[self.index(pos)]
+        return " ".join(self.text[a:b].split())
+
+
+# Incidental mentions -------------------------------------------------------
+
+# A technique named in one sentence only, when that sentence reports results,
+# describes the implementation or earlier work, or sets the scene, is nearly
+# always a workload, a baseline or background ("speeds up training of a
+# mixture-of-experts model by 17%"), not what the paper is about. The cues are
+# checked on the sentence's words (sets, not regex alternations: this runs
+# for every single mention of every paper).
+_NUMBER_RESULT = re.compile(r"\d\s*(?:x\b|×|%|\\%|\$?\\times)")
+_LOWER_WORDS = re.compile(r"[a-z]+")
+_RESULT_WORDS = frozenset(
+    "evaluation evaluations evaluated experiment experiments experimental baseline baselines "
+    "implement implemented prototype prototyped outperform outperforms outperformed outperforming".split())
+_RESULT_PAIRS = frozenset(tuple(p.split()) for p in (
+    "compared to", "compared with", "we show", "results show", "we compare", "we evaluate", "case study",
+    "case studies", "our implementation", "our prototype"))
+_EARLIER = frozenset("prior previous existing recent earlier traditional conventional".split())
+_EARLIER_NOUNS = frozenset("work works research studies approaches methods systems solutions efforts engines "
+                           "frameworks tools".split())
+_STUDIED = frozenset("proposed studied explored focused".split())
+_SCENE_OPENERS = frozenset("rise growth advent emergence proliferation popularity".split())
+_OWN_VERBS = frozenset("propose present introduce design develop build".split())
+
+
+def _sentence_cues(sentence: str) -> tuple[bool, bool]:
+    """(states the paper's own contribution, reports results or background)."""
+    words = _LOWER_WORDS.findall(sentence.lower())
+    n = len(words)
+    own = any(words[i] == "we" and (words[i + 1] in _OWN_VERBS or i + 2 < n and words[i + 2] in _OWN_VERBS)
+              for i in range(n - 1)) or any(words[i] == "this" and words[i + 1] in ("paper", "work")
+                                            for i in range(n - 1))
+    if own:
+        return True, False
+    pairs = set(zip(words, words[1:]))
+    other = bool(
+        _NUMBER_RESULT.search(sentence) or _RESULT_WORDS.intersection(words) or _RESULT_PAIRS & pairs
+        or any(w.startswith("challeng") for w in words)
+        or any(words[i] in _EARLIER and _EARLIER_NOUNS.intersection(words[i + 1:i + 4]) for i in range(n))
+        or any(a in ("has", "have") and b == "been" and _STUDIED.intersection(words[i + 2:i + 4])
+               for i, (a, b) in enumerate(zip(words, words[1:])))
+        or ("long", "line") in pairs
+        or words[:1] == ["as"] or words[:2] in (["for", "example"], ["for", "instance"])
+        or words[:2] == ["with", "the"] and words[2:3] and words[2] in _SCENE_OPENERS
+    )
+    return False, other
+
+
+def incidental(sentence: str, offset: int) -> bool:
+    """Whether a mention at ``offset`` in ``sentence`` is incidental.
+
+    It is when the sentence reports results, the implementation or earlier
+    work, or sets the scene (and does not state the paper's own contribution),
+    or when the mention sits in an "(e.g., ...)" aside.
+    """
+    own, other = _sentence_cues(sentence)
+    if own:
+        return False
+    if other:
+        return True
+    opening = sentence.rfind("(", 0, offset)
+    return opening >= 0 and ")" not in sentence[opening:offset] \
+        and sentence[opening + 1:offset].lstrip().startswith("e.g.")
+
+
+_DEFINES_ACRONYM = re.compile(r"\s*\(([A-Z][A-Za-z0-9]*[A-Z0-9])s?\)")
+
+
+def _mention_positions(text: str, spans: list[tuple[int, int]]) -> list[int]:
+    """Starts of a technique's matches plus later uses of an acronym the text defines for it.
+
+    "gradient compression (GC)" followed by five uses of "GC" is a paper about
+    gradient compression, even though the phrase itself occurs once.
+    """
+    positions = [a for a, _ in spans]
+    for _, end in spans:
+        defined = _DEFINES_ACRONYM.match(text, end)
+        if defined:
+            uses = _token_pattern(defined.group(1))
+            positions.extend(m.start() for m in uses.finditer(text, defined.end()))
+    return positions
+
+
+def _drop_redefined_acronyms(text: str, ms: list[re.Match]) -> list[re.Match]:
+    """Drop acronym matches when the text spells the acronym out as something else.
+
+    "cross-system interaction (CSI)" makes every later "CSI" mean that, not
+    channel state information; the acronym counts only if one of this
+    technique's own aliases stands right before the "(CSI)".
+    """
+    alias_ends = {m.end() for m in ms if m.re.flags & re.IGNORECASE}
+    kept = []
+    for m in ms:
+        if not m.re.flags & re.IGNORECASE:
+            short = m.group(0)[:-1] if m.group(0).endswith("s") and len(m.group(0)) > 2 else m.group(0)
+            definitions = [] if "(" + short not in text else \
+                [d.start() for d in re.finditer(r"\(" + re.escape(short) + r"s?\)", text)]
+            if definitions and not any(text[e:d].strip() == "" for d in definitions for e in alias_ends if e <= d):
+                continue
+        kept.append(m)
+    return kept
+
+
+def _shouting(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 12 and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
+
+
+# The tagger -----------------------------------------------------------------
+
+Entry = tuple[int, re.Pattern]          # (technique rank, compiled alias or acronym)
+Group = tuple[re.Pattern, list[Entry]]   # all entries under one index key, plus their union
+
+
+def _group(entries: list[Entry], flags: int) -> Group:
+    # The union fails fast in C at the many positions where none of several
+    # aliases matches; a lone alias is its own union.
+    if len(entries) == 1:
+        return entries[0][1], entries
+    union = re.compile("|".join(f"(?:{p.pattern})" for _, p in entries), flags)
+    return union, entries
+
+
+def _groups(index: dict[str, list[Entry]], flags: int) -> dict[str, Group]:
+    # A key's plural and glued forms carry the same entries: compile each union once.
+    built: dict[tuple, Group] = {}
+    out = {}
+    for key, entries in index.items():
+        signature = tuple((rank, p.pattern) for rank, p in entries)
+        if signature not in built:
+            built[signature] = _group(entries, flags)
+        out[key] = built[signature]
+    return out
+
+
+class Tagger:
+    """Compiled taxonomy patterns; build once, call ``tag`` per paper."""
+
+    def __init__(self, taxonomy: Taxonomy, skip_incidental: bool = True):
+        self.taxonomy = taxonomy
+        self.skip_incidental = skip_incidental
+        self.order: list[str] = [t.id for t in taxonomy.techniques.values() if not t.is_area]
+        aliases: dict[str, list[Entry]] = {}
+        acronyms: dict[str, list[Entry]] = {}
+        for rank, tid in enumerate(self.order):
+            tech = taxonomy.techniques[tid]
+            for alias in tech.aliases:
+                pattern = compile_term(alias)
+                for key in _alias_keys(alias):
+                    aliases.setdefault(key, []).append((rank, pattern))
+            for acronym in tech.acronyms:
+                key = _WORD.match(acronym)
+                if key:
+                    pattern = compile_term(acronym, acronym=True)
+                    for form in (key.group(0), key.group(0) + "s"):
+                        acronyms.setdefault(form, []).append((rank, pattern))
+        self._alias_index = _groups(aliases, re.IGNORECASE)
+        self._acronym_index = _groups(acronyms, 0)
+
+    def _candidates(self, text: str, acronyms: bool) -> list[tuple[int, list[Group]]]:
+        """(position, groups) for every word of ``text`` that some pattern starts with, in order.
+
+        Splitting, lower-casing, offset sums and key look-ups all run in C
+        (``map``/``compress``); Python only touches the few words that are keys.
+        """
+        parts = _SPLIT_WORDS.split(text)               # [gap, word, gap, word, ..., gap]
+        words = parts[1::2]
+        lowered = _SPLIT_WORDS.split(text.lower())[1::2]
+        if len(lowered) != len(words):                 # lower() changed a word boundary (rare letters)
+            lowered = [w.lower() for w in words]
+        aliases, acronyms_ = self._alias_index, self._acronym_index
+        hits = set(compress(range(len(words)), map(aliases.__contains__, lowered)))
+        if acronyms:
+            hits.update(compress(range(len(words)), map(acronyms_.__contains__, words)))
+        if not hits:
+            return []
+        ends = list(accumulate(map(len, parts)))
+        found = []
+        for i in sorted(hits):
+            groups = [g for g in (aliases.get(lowered[i]), acronyms_.get(words[i]) if acronyms else None) if g]
+            found.append((ends[2 * i], groups))
+        return found
+
+    def _matches(self, text: str, skip: dict, acronyms: bool) -> dict[int, list[re.Match]]:
+        """Every counting match of each technique not in ``skip``, in text order.
+
+        A match inside a longer match of another technique does not count.
+        """
+        out: dict[int, list[re.Match]] = {}
+        reach: dict[int, tuple[int, int]] = {}   # technique -> (end, -start) of its furthest match so far
+        for start, groups in self._candidates(text, acronyms):
+            hits = [(rank, m) for union, entries in groups if union.match(text, start)
+                    for rank, pattern in entries if (m := pattern.match(text, start))]
+            if not hits:
+                continue
+            for rank, m in hits:
+                reach[rank] = max(reach.get(rank, (0, 0)), (m.end(), -m.start()))
+            for rank, m in hits:
+                if rank in skip:
+                    continue
+                # Earlier matches start at or before this one, so one contains
+                # this if it ends later, or ends here but began earlier.
+                mine = (m.end(), -m.start())
+                if not any(other != rank and far > mine for other, far in reach.items()):
+                    out.setdefault(rank, []).append(m)
+        return out
+
+    def tag(self, title: str | None, abstract: str) -> list[TechniqueTag]:
+        """One tag per technique, title evidence first, in taxonomy order."""
+        found: dict[int, tuple[str, str, re.Match]] = {}
+        for field, text in (("title", title or ""), ("abstract", abstract or "")):
+            if not text.strip():
+                continue
+            matches = self._matches(text, found, acronyms=not (field == "title" and _shouting(text)))
+            if not matches:
+                continue
+            sentences = _Sentences(text)
+            for rank, ms in matches.items():
+                ms = _drop_redefined_acronyms(text, ms)
+                if not ms:
+                    continue
+                first = ms[0]
+                if field == "abstract" and self.skip_incidental and self._incidental(sentences, ms):
+                    continue
+                found[rank] = (field, sentences.at(first.start()), first)
+        return [
+            TechniqueTag(technique=self.order[rank], evidence=evidence, field=field, matched=m.group(0))
+            for rank, (field, evidence, m) in sorted(found.items())
+        ]
+
+    @staticmethod
+    def _incidental(sentences: _Sentences, ms: list[re.Match]) -> bool:
+        positions = _mention_positions(sentences.text, [(m.start(), m.end()) for m in ms])
+        # Distinct by text, not index: some listings repeat a sentence verbatim.
+        named_in = {sentences.at(p) for p in positions}
+        if len(named_in) > 1:
+            return False
+        a, b = sentences.spans[sentences.index(ms[0].start())]
+        return incidental(sentences.text[a:b], ms[0].start() - a)
+
+    def matched_spans(self, text: str) -> list[tuple[int, int]]:
+        """Character spans of every alias or acronym match in ``text``, before any filtering."""
+        return [(m.start(), m.end()) for ms in self._matches(text, {}, acronyms=True).values() for m in ms]
+
+    def matches_any(self, text: str) -> bool:
+        """Whether any technique pattern matches ``text`` (used by ``suggest``)."""
+        return bool(self._matches(text, {}, acronyms=True))

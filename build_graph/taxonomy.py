@@ -1,0 +1,245 @@
+"""Load and check the curated technique taxonomy (``data/taxonomy.yaml``).
+
+Contributors change the taxonomy by pull request, so loading doubles as the
+review: every problem is reported at once, each with file and line, and an
+alias is only accepted if it matches one of its technique's example sentences
+(a pattern that matches nothing would silently tag nothing).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import CurationError, TaxonomyError
+from .model import Technique
+from .tagging import compile_term
+from .yamlio import LineDict, LineList, load_yaml_file
+
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_AREA_KEYS = {"id", "name", "description"}
+_TECHNIQUE_KEYS = {"id", "name", "parent", "description", "aliases", "acronyms", "examples", "counterexamples"}
+_TEXT_LISTS = ("aliases", "acronyms", "examples", "counterexamples")
+_SINGULAR = {"aliases": "alias", "acronyms": "acronym"}
+
+
+@dataclass
+class Taxonomy:
+    """Areas and techniques in file order; areas have ``is_area=True``."""
+
+    techniques: dict[str, Technique]
+    examples: dict[str, list[str]] = field(default_factory=dict)
+    counterexamples: dict[str, list[str]] = field(default_factory=dict)
+    file: str = ""
+
+    def __contains__(self, tid: str) -> bool:
+        return tid in self.techniques
+
+    def __getitem__(self, tid: str) -> Technique:
+        return self.techniques[tid]
+
+    def areas(self) -> list[Technique]:
+        return [t for t in self.techniques.values() if t.is_area]
+
+    def leaves(self) -> list[Technique]:
+        """Everything that can be tagged, i.e. all techniques (not areas)."""
+        return [t for t in self.techniques.values() if not t.is_area]
+
+    def children(self, tid: str) -> list[str]:
+        return [t.id for t in self.techniques.values() if t.parent == tid]
+
+    def ancestors(self, tid: str) -> list[str]:
+        """Parent first, area last."""
+        chain, parent = [], self.techniques[tid].parent
+        while parent is not None:
+            chain.append(parent)
+            parent = self.techniques[parent].parent
+        return chain
+
+    def area_of(self, tid: str) -> str:
+        chain = [tid, *self.ancestors(tid)]
+        return chain[-1]
+
+
+class _Problems:
+    def __init__(self, file: str):
+        self.file = file
+        self.items: list[tuple[int, str]] = []
+
+    def add(self, line: int, message: str) -> None:
+        self.items.append((line, message))
+
+    def raise_if_any(self) -> None:
+        if not self.items:
+            return
+        items = sorted(self.items)
+        if len(items) == 1:
+            err = TaxonomyError(items[0][1], file=self.file, line=items[0][0])
+        else:
+            listing = "\n".join(f"  {self.file}:{line}: {msg}" for line, msg in items)
+            err = TaxonomyError(f"{len(items)} problems in the taxonomy:\n{listing}",
+                                file=self.file, line=items[0][0])
+        err.problems = items  # (line, message) pairs, for tools and tests
+        raise err
+
+
+def _text(entry: LineDict, key: str, problems: _Problems) -> str:
+    value = entry.get(key)
+    if not isinstance(value, str) or not value.strip():
+        line = entry.line_of(key)
+        problems.add(line, f"'{key}' must be a non-empty string" if key in entry
+                     else f"missing required field '{key}'")
+        return ""
+    return value.strip()
+
+
+def _text_list(entry: LineDict, key: str, problems: _Problems) -> list[tuple[str, int]]:
+    """The strings of a list field with their lines; [] if absent or broken."""
+    value = entry.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, LineList):
+        problems.add(entry.line_of(key), f"'{key}' must be a list of strings")
+        return []
+    out = []
+    for item, line in zip(value, value.item_lines):
+        if not isinstance(item, str) or not item.strip():
+            problems.add(line, f"'{key}' items must be non-empty strings, found {item!r}")
+        else:
+            out.append((item.strip(), line))
+    return out
+
+
+def _check_keys(entry: LineDict, allowed: set[str], what: str, problems: _Problems) -> None:
+    for key in entry:
+        if key not in allowed:
+            problems.add(entry.line_of(key), f"unknown key '{key}' in {what}; allowed: {', '.join(sorted(allowed))}")
+
+
+def _read_entry(entry, is_area: bool, seen: dict[str, int], problems: _Problems, tax: Taxonomy) -> None:
+    what = "area" if is_area else "technique"
+    if not isinstance(entry, LineDict):
+        problems.add(getattr(entry, "line", 0) or 1, f"each {what} must be a mapping, found {entry!r:.60}")
+        return
+    _check_keys(entry, _AREA_KEYS if is_area else _TECHNIQUE_KEYS, what, problems)
+    tid = _text(entry, "id", problems)
+    if tid and not _ID.match(tid):
+        problems.add(entry.line_of("id"), f"id {tid!r} is not kebab-case (a-z, 0-9, single hyphens)")
+    if tid in seen:
+        problems.add(entry.line_of("id"), f"duplicate id {tid!r} (first defined at line {seen[tid]})")
+        return
+    name = _text(entry, "name", problems)
+    description = _text(entry, "description", problems)
+    if not tid:
+        return
+    seen[tid] = entry.line_of("id")
+    if is_area:
+        tax.techniques[tid] = Technique(tid, name, None, description, is_area=True, line=entry.line)
+        return
+    parent = _text(entry, "parent", problems) or None
+    lists = {key: _text_list(entry, key, problems) for key in _TEXT_LISTS}
+    tech = Technique(tid, name, parent, description, aliases=[a for a, _ in lists["aliases"]],
+                     acronyms=[a for a, _ in lists["acronyms"]], line=entry.line)
+    tax.techniques[tid] = tech
+    tax.examples[tid] = [e for e, _ in lists["examples"]]
+    tax.counterexamples[tid] = [c for c, _ in lists["counterexamples"]]
+    _check_patterns(tech, entry, lists, problems)
+
+
+def _check_patterns(tech: Technique, entry: LineDict, lists: dict, problems: _Problems) -> None:
+    if not lists["aliases"] and not lists["acronyms"]:
+        problems.add(entry.line, f"technique {tech.id!r} has no aliases or acronyms, so it can never be tagged")
+    if not lists["examples"]:
+        problems.add(entry.line_of("examples"), f"technique {tech.id!r} needs at least one example")
+    examples = [e for e, _ in lists["examples"]]
+    patterns = []
+    for key, acronym in (("aliases", False), ("acronyms", True)):
+        for term, line in lists[key]:
+            if not re.match(r"\w", term) or (acronym and re.search(r"\s", term)):
+                problems.add(line, f"{_SINGULAR[key]} {term!r} must start with a letter or "
+                                   "digit" + (" and contain no spaces" if acronym else ""))
+                continue
+            if acronym and term == term.lower():
+                problems.add(line, f"acronym {term!r} is all lower-case; list it under aliases")
+            pattern = compile_term(term, acronym)
+            patterns.append(pattern)
+            if examples and not any(pattern.search(e) for e in examples):
+                problems.add(line, f"{_SINGULAR[key]} {term!r} of {tech.id!r} matches none of its examples")
+    for text, line in lists["counterexamples"]:
+        hit = next((m for p in patterns if (m := p.search(text))), None)
+        if hit:
+            problems.add(line, f"counterexample of {tech.id!r} is matched (by {hit.group(0)!r})")
+
+
+def _check_graph(tax: Taxonomy, entries: dict[str, LineDict], problems: _Problems) -> None:
+    for tid, tech in tax.techniques.items():
+        if tech.is_area or tech.parent is None:
+            continue
+        if tech.parent not in tax.techniques:
+            problems.add(entries[tid].line_of("parent"), f"unknown parent {tech.parent!r} of {tid!r}")
+            tech.parent = None
+    reported: set[str] = set()
+    for tid in tax.techniques:
+        path, node = [], tid
+        while node is not None and node not in path and node not in reported:
+            path.append(node)
+            node = tax.techniques[node].parent
+        if node is not None and node in path:
+            cycle = path[path.index(node):]
+            reported.update(cycle)
+            first = min(cycle, key=lambda c: entries[c].line)
+            problems.add(entries[first].line_of("parent"), "parent cycle: " + " -> ".join([*cycle, node]))
+        reported.update(path)
+
+
+def _singular(term: str) -> str:
+    # Aliases match their plurals, so "autonomous system" and "autonomous
+    # systems" in two techniques would tag the same text twice.
+    return re.sub(r"(?:ies|es|s)$", "", term)
+
+
+def _check_duplicate_terms(tax: Taxonomy, entries: dict[str, LineDict], problems: _Problems) -> None:
+    owner: dict[str, str] = {}
+    for tid, tech in tax.techniques.items():
+        for key, terms, fold in (("aliases", tech.aliases, str.lower), ("acronyms", tech.acronyms, str)):
+            lines = entries[tid].get(key)
+            for i, term in enumerate(terms):
+                norm = (key, _singular(fold(re.sub(r"[\s-]+", " ", term))))
+                if norm in owner and owner[norm] != tid:
+                    line = lines.item_lines[i] if isinstance(lines, LineList) and i < len(lines.item_lines) else 0
+                    problems.add(line, f"{_SINGULAR[key]} {term!r} of {tid!r} is already "
+                                       f"used by {owner[norm]!r}")
+                owner.setdefault(norm, tid)
+
+
+def load_taxonomy(path: Path, display: str | None = None) -> Taxonomy:
+    """Load, validate and return the taxonomy; raise ``TaxonomyError`` listing every problem."""
+    display = display or str(path)
+    try:
+        data = load_yaml_file(Path(path), display)
+    except TaxonomyError:
+        raise
+    except CurationError as err:
+        raise TaxonomyError(err.detail, file=err.file or display, line=err.line) from None
+    problems = _Problems(display)
+    if not isinstance(data, LineDict):
+        raise TaxonomyError("the taxonomy must be a mapping with 'areas' and 'techniques'", file=display, line=1)
+    _check_keys(data, {"areas", "techniques"}, "the top level", problems)
+    tax = Taxonomy(techniques={}, file=display)
+    seen: dict[str, int] = {}
+    entries: dict[str, LineDict] = {}
+    for key, is_area in (("areas", True), ("techniques", False)):
+        items = data.get(key)
+        if not isinstance(items, LineList) or not items:
+            problems.add(data.line_of(key), f"'{key}' must be a non-empty list")
+            continue
+        for entry in items:
+            before = set(tax.techniques)
+            _read_entry(entry, is_area, seen, problems, tax)
+            for tid in set(tax.techniques) - before:
+                entries[tid] = entry
+    _check_graph(tax, entries, problems)
+    _check_duplicate_terms(tax, entries, problems)
+    problems.raise_if_any()
+    return tax

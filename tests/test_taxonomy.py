@@ -1,0 +1,224 @@
+"""The curated taxonomy loads, is shaped as promised, and bad edits are caught at the right line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from build_graph.errors import TaxonomyError
+from build_graph.taxonomy import Taxonomy, load_taxonomy
+
+ROOT = Path(__file__).resolve().parent.parent
+TAXONOMY = ROOT / "data" / "taxonomy.yaml"
+
+
+@pytest.fixture(scope="module")
+def taxonomy() -> Taxonomy:
+    return load_taxonomy(TAXONOMY)
+
+
+def test_real_taxonomy_has_enough_techniques_and_areas(taxonomy):
+    assert len(taxonomy.leaves()) >= 80
+    assert 8 <= len(taxonomy.areas()) <= 14
+
+
+def test_every_technique_reaches_an_area(taxonomy):
+    areas = {a.id for a in taxonomy.areas()}
+    for tech in taxonomy.leaves():
+        assert tech.parent is not None
+        assert taxonomy.area_of(tech.id) in areas
+        assert taxonomy.ancestors(tech.id)[-1] == taxonomy.area_of(tech.id)
+
+
+def test_areas_have_no_parent_and_no_patterns(taxonomy):
+    for area in taxonomy.areas():
+        assert area.parent is None and area.is_area
+        assert not area.aliases and not area.acronyms
+
+
+def test_every_area_has_techniques(taxonomy):
+    for area in taxonomy.areas():
+        assert taxonomy.children(area.id), area.id
+
+
+def test_file_order_and_helpers(taxonomy):
+    ids = list(taxonomy.techniques)
+    assert ids[:len(taxonomy.areas())] == [a.id for a in taxonomy.areas()]
+    assert "pipeline-parallelism" in taxonomy.children("model-parallelism")
+    assert taxonomy.ancestors("pipeline-parallelism") == ["model-parallelism", "parallelism"]
+    assert taxonomy.area_of("parallelism") == "parallelism"
+    assert taxonomy["cxl-memory"].line > 0
+
+
+def test_descriptions_are_sentences(taxonomy):
+    for tech in taxonomy.techniques.values():
+        assert tech.description.endswith("."), tech.id
+        assert len(tech.description.split()) >= 6, tech.id
+
+
+GOOD_HEAD = """\
+areas:
+  - id: area-one
+    name: Area one
+    description: An area for tests.
+techniques:
+"""
+
+GOOD_TECHNIQUE = """\
+  - id: good-technique
+    name: Good technique
+    parent: area-one
+    description: A technique that is fine.
+    aliases: [good thing]
+    acronyms: [GT]
+    examples:
+      - "A good thing (GT) happens."
+"""
+
+# (case, snippet appended after GOOD_HEAD + GOOD_TECHNIQUE, text expected in the message).
+# The line the error must name is marked "# <-- here" in the snippet.
+BROKEN = [
+    ("duplicate-id", """\
+  - id: good-technique  # <-- here
+    name: Again
+    parent: area-one
+    description: Same id twice.
+    aliases: [other thing]
+    examples: ["An other thing."]
+""", "duplicate id"),
+    ("unknown-parent", """\
+  - id: orphan
+    name: Orphan
+    parent: no-such-area  # <-- here
+    description: Parent does not exist.
+    aliases: [orphan thing]
+    examples: ["An orphan thing."]
+""", "unknown parent"),
+    ("cycle", """\
+  - id: first-in-cycle
+    name: First
+    parent: second-in-cycle  # <-- here
+    description: Part of a cycle.
+    aliases: [first thing]
+    examples: ["A first thing."]
+  - id: second-in-cycle
+    name: Second
+    parent: first-in-cycle
+    description: Part of a cycle.
+    aliases: [second thing]
+    examples: ["A second thing."]
+""", "parent cycle"),
+    ("alias-matches-no-example", """\
+  - id: lonely
+    name: Lonely
+    parent: area-one
+    description: One alias is never exercised.
+    aliases:
+      - lonely thing
+      - never mentioned phrase  # <-- here
+    examples: ["A lonely thing."]
+""", "matches none of its examples"),
+    ("acronym-matches-no-example", """\
+  - id: shouty
+    name: Shouty
+    parent: area-one
+    description: The acronym only appears in lower case.
+    aliases: [shouty thing]
+    acronyms: [SHT]  # <-- here
+    examples: ["A shouty thing, or sht."]
+""", "matches none of its examples"),
+    ("counterexample-matches", """\
+  - id: strict
+    name: Strict
+    parent: area-one
+    description: A counterexample that is matched.
+    aliases: [strict thing]
+    examples: ["A strict thing."]
+    counterexamples:
+      - "Nothing here."
+      - "Another strict thing."  # <-- here
+""", "counterexample"),
+    ("unknown-key", """\
+  - id: typo
+    name: Typo
+    parent: area-one
+    description: Has a misspelt key.
+    aliases: [typo thing]
+    examples: ["A typo thing."]
+    comment: this key does not exist  # <-- here
+""", "unknown key 'comment'"),
+]
+
+
+def _write(tmp_path: Path, name: str, *snippets: str) -> tuple[Path, list[int]]:
+    """Write a taxonomy made of the good part plus ``snippets``; return it and the marked lines."""
+    text = GOOD_HEAD + GOOD_TECHNIQUE + "".join(snippets)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path, [n for n, line in enumerate(text.splitlines(), start=1) if "# <-- here" in line]
+
+
+@pytest.mark.parametrize("case, snippet, text", BROKEN, ids=[b[0] for b in BROKEN])
+def test_broken_taxonomy_is_reported_at_the_line(tmp_path, case, snippet, text):
+    path, (line,) = _write(tmp_path, f"{case}.yaml", snippet)
+    with pytest.raises(TaxonomyError) as info:
+        load_taxonomy(path)
+    message = str(info.value)
+    assert f"{path}:{line}: " in message, message
+    assert text in message
+    assert any(n == line and text in p for n, p in info.value.problems)
+
+
+def test_all_problems_are_listed_together(tmp_path):
+    path, lines = _write(tmp_path, "many.yaml", BROKEN[1][1], BROKEN[6][1])
+    with pytest.raises(TaxonomyError) as info:
+        load_taxonomy(path)
+    assert [n for n, _ in info.value.problems] == lines
+    assert all(f"{path}:{n}: " in str(info.value) for n in lines)
+    assert info.value.line == lines[0]
+
+
+def test_the_good_snippet_loads(tmp_path):
+    path = tmp_path / "good.yaml"
+    path.write_text(GOOD_HEAD + GOOD_TECHNIQUE, encoding="utf-8")
+    tax = load_taxonomy(path)
+    assert list(tax.techniques) == ["area-one", "good-technique"]
+    assert tax["good-technique"].acronyms == ["GT"]
+    assert tax.examples["good-technique"] == ["A good thing (GT) happens."]
+
+
+@pytest.mark.parametrize("snippet, text", [
+    ("  - id: Bad_Id\n    name: Bad\n    parent: area-one\n    description: Not kebab case.\n"
+     "    aliases: [bad thing]\n    examples: ['A bad thing.']\n", "kebab-case"),
+    ("  - id: no-desc\n    name: No description\n    parent: area-one\n"
+     "    aliases: [nodesc thing]\n    examples: ['A nodesc thing.']\n", "missing required field 'description'"),
+    ("  - id: no-patterns\n    name: Nothing\n    parent: area-one\n    description: Cannot be tagged.\n"
+     "    examples: ['Whatever.']\n", "can never be tagged"),
+    ("  - id: lower-acronym\n    name: Lower\n    parent: area-one\n    description: Acronym in lower case.\n"
+     "    aliases: [lower thing]\n    acronyms: [npm]\n    examples: ['A lower thing, npm.']\n", "all lower-case"),
+    ("  - id: thief\n    name: Thief\n    parent: area-one\n    description: Reuses an alias.\n"
+     "    aliases: [good things]\n    examples: ['Good things.']\n", "already used by 'good-technique'"),
+])
+def test_other_checks(tmp_path, snippet, text):
+    path = tmp_path / "other.yaml"
+    path.write_text(GOOD_HEAD + GOOD_TECHNIQUE + snippet, encoding="utf-8")
+    with pytest.raises(TaxonomyError, match=text):
+        load_taxonomy(path)
+
+
+def test_invalid_yaml_is_a_taxonomy_error_with_line(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(GOOD_HEAD + "  - id: [unclosed\n", encoding="utf-8")
+    with pytest.raises(TaxonomyError) as info:
+        load_taxonomy(path)
+    assert info.value.file == str(path) and info.value.line
+
+
+def test_yaml_aliases_are_refused(tmp_path):
+    path = tmp_path / "anchors.yaml"
+    path.write_text(GOOD_HEAD + GOOD_TECHNIQUE.replace("[good thing]", "&a [good thing]")
+                    + "  - id: copy\n    name: Copy\n    parent: area-one\n    description: Uses an anchor.\n"
+                    "    aliases: *a\n    examples: ['x']\n", encoding="utf-8")
+    with pytest.raises(TaxonomyError, match="aliases"):
+        load_taxonomy(path)
