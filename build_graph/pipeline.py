@@ -22,7 +22,7 @@ from pathlib import Path
 import networkx as nx
 
 from .curation import Curation, load_curation
-from .errors import AtlasError, CurationError, Finding
+from .errors import AtlasError, CurationError, EncodingError, Finding
 from .graph import build_graph
 from .model import ParsedListing, TechniqueTag
 from .normalize import Corpus, normalize
@@ -101,8 +101,10 @@ def read_sources(seeds_dir: Path, cache: ParseCache | None = None) -> SourceSet:
 
 
 def _parse_listing(path: Path, name: str, cache: ParseCache | None, structured: bool = False):
-    if path.stat().st_size > MAX_LISTING_BYTES:
-        decode_listing(b"x" * (MAX_LISTING_BYTES + 1), name)    # raises the size error
+    size = path.stat().st_size
+    if size > MAX_LISTING_BYTES:         # refuse before reading, and name the real size
+        raise EncodingError(f"file is {size:,} bytes; listings are limited to "
+                            f"{MAX_LISTING_BYTES:,} bytes", file=name)
     raw = path.read_bytes()
     cached = cache.get(name, raw) if cache else None
     if cached:

@@ -12,6 +12,7 @@ they are how a "billion laughs" YAML bomb expands.
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -99,15 +100,26 @@ def load_yaml_text(text: str, file: str) -> Any:
         raise CurationError(f"invalid YAML: {err.problem or err}", file=file, line=line) from None
     except yaml.YAMLError as err:
         raise CurationError(f"invalid YAML: {err}", file=file) from None
+    except RecursionError:
+        raise CurationError("invalid YAML: nested too deeply", file=file) from None
+    except (ValueError, TypeError, AttributeError, OverflowError) as err:
+        # PyYAML's safe constructors raise these for values that match a tag's pattern but
+        # are not valid: ``2022-02-30``, ``!!timestamp foo``, an int of 5000 digits.
+        raise CurationError(f"invalid YAML value: {str(err)[:200]}", file=file) from None
 
 
 def load_yaml_file(path: Path, display: str | None = None) -> Any:
     display = display or str(path)
+    if path.stat().st_size > MAX_YAML_BYTES:      # before reading: a 50 MB file is never loaded
+        raise CurationError(f"YAML file is larger than {MAX_YAML_BYTES} bytes", file=display)
     raw = path.read_bytes()
     if len(raw) > MAX_YAML_BYTES:
         raise CurationError(f"YAML file is larger than {MAX_YAML_BYTES} bytes", file=display)
+    bom = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw[bom:].decode("utf-8")
     except UnicodeDecodeError as err:
-        raise CurationError(f"not UTF-8 (byte offset {err.start})", file=display) from None
-    return load_yaml_text(text, display)
+        offset = bom + err.start                   # in the file, BOM included
+        raise CurationError(f"not UTF-8 (byte offset {offset}, byte 0x{raw[offset]:02x})",
+                            file=display, line=raw.count(b"\n", 0, offset) + 1) from None
+    return load_yaml_text(unicodedata.normalize("NFC", text), display)   # as listings: NFC

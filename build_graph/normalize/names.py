@@ -27,7 +27,7 @@ def clean_spacing(name: str) -> str:
     name = unicodedata.normalize("NFC", name)
     name = _DASHES.sub("-", name)
     name = _APOSTROPHES.sub("'", name)
-    return _SPACE.sub(" ", name).strip().strip(",;")
+    return _SPACE.sub(" ", name).strip(" ,;")     # " ,;" at once: "a ," -> "a", not "a "
 
 
 def _cap_word(word: str) -> str:

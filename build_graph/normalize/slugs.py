@@ -53,6 +53,17 @@ def stable_slug(key: str, readable: str | None = None) -> str:
     return f"{base}-{short_hash(key)}"
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
 def title_key(title: str) -> str:
-    """Identity of a title: case, accents and punctuation do not matter."""
-    return ascii_words(title).replace("-", " ")
+    """Identity of a title: case, accents and punctuation do not matter.
+
+    Letters with no ASCII form (Cyrillic, Greek, CJK, ...) are kept, case-folded,
+    so two such titles are two papers (with two hashed slugs) instead of both
+    reducing to "" or to their shared ASCII words. Transliterable titles give
+    exactly ``ascii_words(title)`` with spaces.
+    """
+    text = unicodedata.normalize("NFKD", title.translate(_TRANSLIT))
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return " ".join(_WORD.findall(text))

@@ -19,7 +19,8 @@ from types import ModuleType
 
 from ..errors import Finding, UnknownFormatError
 from ..model import ParsedListing
-from . import arxiv_listing, author_profile, bare_abstracts, papers_cool, session_schedule
+from . import (arxiv_listing, author_profile, bare_abstracts, jsonl_corpus, papers_cool,
+               session_schedule)
 from .text import read_listing
 
 FORMATS: tuple[ModuleType, ...] = (
@@ -28,6 +29,7 @@ FORMATS: tuple[ModuleType, ...] = (
     author_profile,
     papers_cool,
     session_schedule,
+    jsonl_corpus,
 )
 
 MIN_CONFIDENCE = 0.5

@@ -25,6 +25,7 @@ correction supplies a title.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from ..errors import Finding
@@ -36,7 +37,7 @@ SUMMARY = "abstract, comments, 'arXiv:ID [- doi: DOI proceedings]', 'Created: YY
 
 ARXIV_ID = r"(?:\d{4}\.\d{4,5}|[a-z][a-z.\-]*/\d{7})(?:v\d+)?"
 _ARXIV_LINE = re.compile(rf"^arXiv:\s*({ARXIV_ID})(?:\s*-\s*doi:\s*(\S+)\s*(.*))?$", re.IGNORECASE)
-_CREATED = re.compile(r"^Created:\s*(\d{4}-\d{2}-\d{2})$")
+_CREATED = re.compile(r"^Created:\s*([0-9]{4}-[0-9]{2}-[0-9]{2})$")
 _COMMENT_MAX = 300
 
 
@@ -85,8 +86,12 @@ def _add_entry(listing: ParsedListing, block: list[Line], number: int) -> None:
             proceedings = (arxiv.group(3) or "").strip()
             entry.proceedings = proceedings or None
         elif created:
-            entry.date = created.group(1)
-            entry.year = int(entry.date[:4])
+            try:
+                entry.date = dt.date.fromisoformat(created.group(1)).isoformat()
+                entry.year = int(entry.date[:4])
+            except ValueError:
+                listing.findings.append(Finding(file, line.number, "bad-date",
+                                                f"'Created: {created.group(1)}' is not a real date; ignored"))
         elif entry.arxiv and entry.proceedings and line.text and not entry.date:
             entry.proceedings += " " + line.text      # proceedings name wrapped over lines
         elif entry.arxiv is None:

@@ -19,6 +19,7 @@ because the text after *their* boundary does not read as names. A trailing
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from ..errors import Finding
@@ -29,7 +30,7 @@ NAME = "author-profile"
 SUMMARY = "'LGNov 6, 2019Code' lines, then 'TitleFirst Author, Second Author et al.', then the abstract"
 
 _MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
-_META = re.compile(rf"^([A-Z]{{2}})((?:{_MONTHS})[a-z]* \d{{1,2}}, \d{{4}})(Code)?$")
+_META = re.compile(rf"^([A-Z]{{2}})((?:{_MONTHS})[a-z]* [0-9]{{1,2}}, [0-9]{{4}})(Code)?$")
 _MONTH_NUMBER = {m: i for i, m in enumerate(_MONTHS.split("|"), start=1)}
 _ET_AL = re.compile(r",?\s+et\s+al\.?$")
 _NAME_TOKEN = re.compile(
@@ -118,8 +119,12 @@ def _add_entry(listing: ParsedListing, number: int, block: list[Line]) -> None:
         return
     category, date_text, code = meta.group(1), meta.group(2), meta.group(3)
     month, day, year = re.match(r"(\w+) (\d+), (\d{4})", date_text).groups()
-    entry = RawEntry(source=source, categories=[category], has_code=bool(code), year=int(year),
-                     date=f"{year}-{_MONTH_NUMBER[month[:3]]:02d}-{int(day):02d}")
+    entry = RawEntry(source=source, categories=[category], has_code=bool(code), year=int(year))
+    try:
+        entry.date = dt.date(int(year), _MONTH_NUMBER[month[:3]], int(day)).isoformat()
+    except ValueError:
+        listing.findings.append(Finding(file, head.number, "bad-date",
+                                        f"{date_text!r} is not a real date; only the year is kept"))
     split = split_title_authors(rest[0].text)
     if split is None:
         listing.findings.append(Finding(

@@ -30,8 +30,8 @@ NAME = "papers-cool"
 SUMMARY = "'VENUE.YEAR' header, '| Total: N', entries '#N Title [PDF] [Copy] [Kimi] [REL]' and 'Authors: ...'"
 
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9\-]*)\.(\d{4})$")
-_TOTAL = re.compile(r"^\|\s*Total:\s*(\d+)$")
-_ENTRY = re.compile(r"^#(\d+)\s+(.+)$")
+_TOTAL = re.compile(r"^\|\s*Total:\s*(\d{1,9})$")     # bounded: int() refuses > 4300 digits
+_ENTRY = re.compile(r"^#(\d{1,9})\s+(.+)$")
 _BUTTON = re.compile(r"\s*\[(?:PDF|Copy|Kimi|REL|HTML|Code|Bib|Abs)\d*\]\s*$", re.IGNORECASE)
 _AUTHORS = re.compile(r"^Authors?\s*:\s*(.*)$")
 
