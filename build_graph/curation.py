@@ -32,6 +32,8 @@ from .yamlio import LineDict, LineList, load_yaml_file
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 CORRECTABLE = ("title", "venue", "year", "date")
+# Files every build needs; authors.yaml and corrections.yaml are optional.
+REQUIRED_FILES = ("taxonomy.yaml", "venues.yaml", "non_names.yaml")
 
 
 @dataclass
@@ -230,6 +232,10 @@ def load_corrections(path: Path, file: str) -> list[Correction]:
 
 def load_curation(data_dir: Path | None = None) -> Curation:
     data_dir = Path(data_dir or DATA_DIR)
+    for name in REQUIRED_FILES:
+        if not (data_dir / name).is_file():
+            raise CurationError("a required curated file is missing", file=_display(data_dir / name),
+                                expected=", ".join(REQUIRED_FILES) + " in the data folder")
     paths = {name: data_dir / f"{name}.yaml" for name in ("venues", "non_names", "authors", "corrections")}
     aliases, splits = load_authors(paths["authors"], _display(paths["authors"]))
     return Curation(

@@ -421,21 +421,19 @@ def _build(name: str, spec: str, seeds: Path, data: Path, scratch: Path):
     from the project's data/, in a scratch copy, and only that file: optional
     files such as authors.yaml are never filled in, or the diff would hide
     the very change under review."""
+    from .curation import REQUIRED_FILES
     from .pipeline import build_atlas
-    filled: set[str] = set()
-    while True:
-        try:
-            return build_atlas(seeds, data)
-        except FileNotFoundError as err:
-            missing = Path(err.filename or "")
-            fallback = _project_data() / missing.name
-            if (missing.parent.resolve() != data.resolve() or missing.name in filled
-                    or not fallback.is_file()):
-                raise AtlasError(f"cannot build the {name} side ({spec}): {err}") from err
-            if data.resolve() != scratch.resolve():
-                shutil.copytree(data, scratch, dirs_exist_ok=True)
-                data = scratch
-            shutil.copyfile(fallback, data / missing.name)
-            filled.add(missing.name)
-        except OSError as err:
-            raise AtlasError(f"cannot build the {name} side ({spec}): {err}") from err
+    missing = [n for n in REQUIRED_FILES
+               if not (data / n).is_file() and (_project_data() / n).is_file()]
+    if missing:
+        if data.is_dir():
+            shutil.copytree(data, scratch, dirs_exist_ok=True)
+        else:
+            scratch.mkdir(parents=True, exist_ok=True)
+        for file in missing:
+            shutil.copyfile(_project_data() / file, scratch / file)
+        data = scratch
+    try:
+        return build_atlas(seeds, data)
+    except OSError as err:
+        raise AtlasError(f"cannot build the {name} side ({spec}): {err}") from err

@@ -144,13 +144,36 @@ def tag_papers(corpus: Corpus, tagger: Tagger, taxonomy: Taxonomy | None = None)
                                            f"{paper.label!r} matches no technique in the taxonomy"))
 
 
+_TAXONOMY_CACHE: dict[tuple[str, str], tuple[Taxonomy, Tagger]] = {}
+
+
+def load_tagging(path: Path) -> tuple[Taxonomy, Tagger]:
+    """Taxonomy and compiled tagger, reused while the taxonomy file is unchanged.
+
+    Compiling the tagger's ~4,000 patterns costs more than parsing and
+    normalising all seed listings, so ``mkdocs serve`` and the test suite keep
+    one per taxonomy content.
+    """
+    if not path.is_file():
+        raise CurationError("the technique taxonomy is missing", file=str(path),
+                            expected="data/taxonomy.yaml (see docs/tagging.md)")
+    key = (str(path.resolve()), hashlib.sha256(path.read_bytes()).hexdigest())
+    if key in _TAXONOMY_CACHE:
+        return _TAXONOMY_CACHE[key]
+    taxonomy = load_taxonomy(path)
+    value = (taxonomy, Tagger(taxonomy))
+    _TAXONOMY_CACHE.clear()
+    _TAXONOMY_CACHE[key] = value
+    return value
+
+
 def build_atlas(seeds_dir: Path, data_dir: Path | None = None, *, strict: bool = False,
                 cache: ParseCache | None = None, curation: Curation | None = None) -> Atlas:
     seeds_dir = Path(seeds_dir)
     if not seeds_dir.is_dir():
         raise AtlasError("seeds folder does not exist", file=str(seeds_dir))
     curation = curation or load_curation(data_dir)
-    taxonomy = load_taxonomy(curation.data_dir / TAXONOMY_FILE)
+    taxonomy, tagger = load_tagging(curation.data_dir / TAXONOMY_FILE)
     sources = read_sources(seeds_dir, cache)
     if strict and sources.errors:
         if len(sources.errors) == 1:
@@ -158,7 +181,7 @@ def build_atlas(seeds_dir: Path, data_dir: Path | None = None, *, strict: bool =
         raise AtlasError(f"{len(sources.errors)} input files have errors:\n  "
                          + "\n  ".join(e.format() for e in sources.errors))
     corpus = normalize(sources.listings, sources.sidecars, curation, sources.years)
-    tag_papers(corpus, Tagger(taxonomy), taxonomy)
+    tag_papers(corpus, tagger, taxonomy)
     graph = build_graph(corpus, taxonomy)
     return Atlas(corpus=corpus, taxonomy=taxonomy, graph=graph,
                  related=related_papers(corpus.papers), errors=sources.errors, seeds_dir=seeds_dir)

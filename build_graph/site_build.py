@@ -14,6 +14,7 @@ from .pipeline import ParseCache, build_atlas
 from .render.notes import edit_targets, load_notes
 from .render.site import render_site
 from .sources import seed_files
+from .sources.text import MAX_LISTING_BYTES
 
 
 def inputs_fingerprint(*folders: Path) -> str:
@@ -23,7 +24,11 @@ def inputs_fingerprint(*folders: Path) -> str:
             continue
         for path in seed_files(folder):
             digest.update(path.relative_to(folder).as_posix().encode())
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+            size = path.stat().st_size
+            if size > MAX_LISTING_BYTES:          # refused by the pipeline; never read it
+                digest.update(f"oversized:{size}:{path.stat().st_mtime_ns}".encode())
+            else:
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
 

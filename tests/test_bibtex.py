@@ -294,20 +294,6 @@ def test_bib_file_with_nasty_entry_parses(nasty):
     assert len(entries) == len(atlas.corpus.papers)
 
 
-def test_bib_file_parses_with_bibtexparser_if_installed(nasty):
-    bibtexparser = pytest.importorskip("bibtexparser")
-    atlas, p, _ = nasty
-    text = bibtex_file(atlas)
-    if hasattr(bibtexparser, "parse_string"):                 # v2
-        library = bibtexparser.parse_string(text)
-        assert not library.failed_blocks
-        assert len(library.entries) == len(atlas.corpus.papers)
-    else:                                                     # v1
-        assert len(bibtexparser.loads(text).entries) == len(atlas.corpus.papers)
-
-
-# --- HTML for the copy button ------------------------------------------------------------
-
 def test_bibtex_html_is_an_escaped_code_block(nasty):
     _, _, entry = nasty
     block = bibtex_html(entry)
