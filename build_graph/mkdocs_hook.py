@@ -23,35 +23,80 @@ from mkdocs.structure.files import File, InclusionLevel
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from build_graph.errors import AtlasError  # noqa: E402
+from build_graph.fastpages import FastPages  # noqa: E402
+from build_graph.render.explorer import vendor_files  # noqa: E402
 from build_graph.site_build import SiteBuilder  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.atlas")
 _builder = SiteBuilder()
+_fast = FastPages()
 IN_NAV = {"papers/index.md", "authors/index.md", "venues/index.md", "techniques/index.md",
           "graph/index.md", "quality.md"}
 
 
-def atlas_folders(config) -> tuple[Path, Path]:
-    """``extra.atlas.seeds`` / ``extra.atlas.data`` in mkdocs.yml, relative to it."""
+def atlas_folders(config) -> tuple[Path, Path, Path]:
+    """``extra.atlas.seeds|data|notes`` in mkdocs.yml, relative to it."""
     root = Path(config.config_file_path).resolve().parent
     options = (config.extra or {}).get("atlas") or {}
-    return root / options.get("seeds", "seeds"), root / options.get("data", "data")
+    return tuple(root / options.get(key, key) for key in ("seeds", "data", "notes"))
+
+
+def on_config(config):
+    """Edit links only when the site knows its repository (``ATLAS_REPO_URL``).
+
+    Without a repository URL there is nothing honest to link to, and MkDocs
+    would warn about a relative ``edit_uri``; so ``edit_uri`` is derived here
+    from ``extra.atlas.edit_branch`` instead of being fixed in mkdocs.yml.
+    """
+    options = (config.extra or {}).get("atlas") or {}
+    if config.repo_url:
+        config.edit_uri = f"edit/{options.get('edit_branch', 'main')}/"
+    else:
+        config.edit_uri = None
+    return config
 
 
 def on_files(files, config):
-    seeds, data = atlas_folders(config)
+    seeds, data, notes = atlas_folders(config)
     try:
-        generated = _builder.build(seeds, data)
+        generated = _builder.build(seeds, data, notes)
     except AtlasError as err:
         raise PluginError(f"MLSys Atlas: {err.format()}") from None
+    root = Path(config.config_file_path).resolve().parent
+    docs_prefix = Path(config.docs_dir).resolve().relative_to(root).as_posix()
+    for file in files:
+        if file.generated_by is None:
+            file.edit_uri = f"{docs_prefix}/{file.src_uri}"
     for src_uri, content in generated.items():
         existing = files.get_file_from_path(src_uri)
         if existing is not None:
             files.remove(existing)
         inclusion = InclusionLevel.UNDEFINED if src_uri in IN_NAV else InclusionLevel.NOT_IN_NAV
         if src_uri.endswith(".md"):
-            files.append(File.generated(config, src_uri, content=content, inclusion=inclusion))
+            page = File.generated(config, src_uri, content=content, inclusion=inclusion)
+            target = _builder.edit_targets.get(src_uri)
+            if target:
+                page.edit_uri = _repo_path(root, seeds, data, notes, target)
+            files.append(page)
         else:
             files.append(File.generated(config, src_uri, content=content))
+    for src_uri, path in vendor_files().items():
+        if files.get_file_from_path(src_uri) is None:
+            files.append(File.generated(config, src_uri, abs_src_path=str(path)))
     log.info("MLSys Atlas: %d generated files", len(generated))
     return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    """Generated pages skip Python-Markdown when they can (``build_graph/fastpages.py``)."""
+    return _fast.on_page_markdown(markdown, page, config, files)
+
+
+def _repo_path(root: Path, seeds: Path, data: Path, notes: Path, target: str) -> str:
+    """Map ``seeds/x``, ``data/x``, ``notes/x`` onto the configured folders."""
+    head, _, rest = target.partition("/")
+    folder = {"data": data, "notes": notes}.get(head, seeds)
+    try:
+        return (folder / rest).relative_to(root).as_posix()
+    except ValueError:
+        return target

@@ -1,21 +1,78 @@
 """Graph views: the 1-hop neighbourhood shown on every entity page.
 
 A page's local graph is its node plus at most ``LOCAL_CAP - 1`` neighbours,
-the most relevant first (papers: co-authors' and shared techniques' weight;
-others: the newest papers), with a "+N more" note for the rest. The data
-travels in a ``data-graph`` attribute (JSON, attribute-escaped) and is drawn
-by the one shared, cached script ``assets/atlas-graph.js``; without
-JavaScript the list under it is the graph, and it is also the text
-alternative for screen readers.
+with a "+N more" note for the rest. "Most relevant" means, in this order:
+the techniques and venues it touches (few, and they place the node in the
+map), then papers newest first, then authors in byline order (on a paper's
+page) or by how many papers they have. A big venue's graph therefore shows
+its latest papers, and a paper's graph never drops its venue for its 40th
+author.
+
+The data travels in a ``data-graph`` attribute (JSON, attribute-escaped) with
+positions already computed (``layout.radial_layout``), so the browser does no
+layout work and every visit shows the same picture. It is drawn by the one
+shared, cached script ``assets/atlas-graph.js``, which loads vis-network only
+on pages that have a graph. Without JavaScript the list under it is the
+graph; it is also the text alternative that the graph links to.
 """
 
 from __future__ import annotations
 
-from .context import AUTHOR, PAPER, TECHNIQUE, VENUE, newest_first
-from .markup import json_attr, md_link, rel, rel_url
+import posixpath
+from weakref import WeakKeyDictionary
+
+from ..layout import radial_layout
+from .context import AUTHOR, GRAPH_PAGE, PAPER, TECHNIQUE, VENUE, newest_first
+from .markup import html_attr, json_attr, md_link, url_of
 
 LOCAL_CAP = 40
 TYPE_ORDER = {"paper": 0, "technique": 1, "venue": 2, "author": 3}
+TYPE_NAMES = {"paper": "Paper", "technique": "Technique", "venue": "Venue", "author": "Author"}
+LIST_ID = "atlas-neighbours"
+
+
+_PAPER_COUNTS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def relative(from_dir: str, to: str) -> str:
+    """``posixpath.relpath`` for the site's own paths, without touching the file system.
+
+    ``markup.rel``/``rel_url`` call ``posixpath.relpath``, which calls
+    ``os.getcwd()`` twice per link; the graph views make about 40 links per
+    page, a million at 10,000 papers, and that alone took seconds.
+    ``from_dir`` is a folder ("papers/x/" or ""), ``to`` a file or folder path.
+    """
+    here = [part for part in from_dir.split("/") if part]
+    there = to.split("/")
+    same = 0
+    while same < len(here) and same < len(there) - 1 and here[same] == there[same]:
+        same += 1
+    out = "/".join([".."] * (len(here) - same) + there[same:])
+    return out or "./"
+
+
+def rel_md(here: str, to_page: str) -> str:
+    """Same as ``markup.rel``: a link between two ``.md`` source paths."""
+    return relative(posixpath.dirname(here), to_page)
+
+
+def rel_link(here: str, to_page: str) -> str:
+    """Same as ``markup.rel_url``: a URL between the built locations of two pages."""
+    return relative(url_of(here), url_of(to_page) if to_page.endswith(".md") else to_page)
+
+
+def paper_counts(ctx) -> dict[str, int]:
+    """Papers per technique, venue and author node, counted once per build."""
+    counts = _PAPER_COUNTS.get(ctx)
+    if counts is None:
+        graph = ctx.atlas.graph
+        counts = {}
+        for node, data in graph.nodes(data=True):
+            if data["type"] == "paper":
+                for other in (*graph.successors(node), *graph.predecessors(node)):
+                    counts[other] = counts.get(other, 0) + 1
+        _PAPER_COUNTS[ctx] = counts
+    return counts
 
 
 def page_of(ctx, node_id: str) -> str:
@@ -24,12 +81,16 @@ def page_of(ctx, node_id: str) -> str:
 
 
 def _rank(ctx, centre: str, neighbour: str) -> tuple:
-    data = ctx.atlas.graph.nodes[neighbour]
-    if data["type"] == "paper":
-        paper = ctx.papers[data["slug"]]
-        return (0, *newest_first(paper))
-    degree = ctx.atlas.graph.degree(neighbour)
-    return (TYPE_ORDER[data["type"]], -degree, data["label"].casefold(), neighbour)
+    graph = ctx.atlas.graph
+    data = graph.nodes[neighbour]
+    kind = data["type"]
+    if kind in ("technique", "venue"):
+        return (0, TYPE_ORDER[kind], -graph.degree(neighbour), data["label"].casefold(), neighbour)
+    if kind == "paper":
+        return (1, *newest_first(ctx.papers[data["slug"]]))
+    edge = graph.edges.get((neighbour, centre)) or {}
+    position = edge.get("position") or 10**9
+    return (2, position, -graph.degree(neighbour), data["label"].casefold(), neighbour)
 
 
 def neighbourhood(ctx, centre: str, cap: int = LOCAL_CAP) -> tuple[list[str], int]:
@@ -40,16 +101,33 @@ def neighbourhood(ctx, centre: str, cap: int = LOCAL_CAP) -> tuple[list[str], in
     return kept, len(ordered) - len(kept)
 
 
+def tooltip(ctx, node: str) -> str:
+    """The line under a node's name when hovered: what it is and how big it is."""
+    graph = ctx.atlas.graph
+    data = graph.nodes[node]
+    kind = data["type"]
+    if kind == "paper":
+        where = " ".join(str(part) for part in (data.get("venue"), data.get("year")) if part)
+        return "Paper" + (f" · {where}" if where else "")
+    count = paper_counts(ctx).get(node, 0)
+    return f"{TYPE_NAMES[kind]} · {count} paper{'s' if count != 1 else ''}"
+
+
 def local_graph_data(ctx, centre: str, here: str) -> tuple[dict, list[str], int]:
     graph = ctx.atlas.graph
     kept, more = neighbourhood(ctx, centre)
     members = [centre, *kept]
     member_set = set(members)
+    positions = radial_layout(centre, kept)
     nodes = []
     for node in members:
         data = graph.nodes[node]
-        nodes.append({"id": node, "label": data["label"], "type": data["type"],
-                      "url": rel_url(here, page_of(ctx, node)), "centre": node == centre})
+        x, y = positions[node]
+        item = {"id": node, "label": data["label"], "type": data["type"], "title": tooltip(ctx, node),
+                "url": rel_link(here, page_of(ctx, node)), "x": x, "y": y}
+        if node == centre:
+            item["centre"] = True
+        nodes.append(item)
     edges = []
     for node in members:
         for target in graph.successors(node):
@@ -63,17 +141,21 @@ def local_graph_section(ctx, centre: str, here: str) -> list[str]:
     if not kept:
         return []
     graph = ctx.atlas.graph
-    out = ["## Neighbourhood", "",
+    shown = f"its {len(kept)} nearest neighbours" + (f" (+{more} more not shown)" if more else "")
+    out = ["## Neighbourhood { data-search-exclude }", "",
            f'<div class="atlas-local-graph" data-graph="{json_attr(data)}" role="img" '
-           f'aria-label="Graph of this page and its {len(kept)} nearest neighbours; '
-           f'the list below holds the same nodes"></div>', ""]
+           f'aria-label="{html_attr(f"Graph of this page and {shown}; the list below holds the same nodes")}" '
+           f'aria-describedby="{LIST_ID}"></div>',
+           f'<p class="atlas-graph-alt-link"><a href="#{LIST_ID}">Text version of this graph</a> · '
+           f'<a href="{rel_link(here, GRAPH_PAGE)}">Open the full graph</a></p>', "",
+           f'<div id="{LIST_ID}" class="atlas-graph-list" markdown>', ""]
     by_type: dict[str, list[str]] = {}
     for node in kept:
         by_type.setdefault(graph.nodes[node]["type"], []).append(node)
     for kind in sorted(by_type, key=TYPE_ORDER.get):
-        links = [md_link(graph.nodes[n]["label"], rel(here, page_of(ctx, n))) for n in by_type[kind]]
+        links = [md_link(graph.nodes[n]["label"], rel_md(here, page_of(ctx, n))) for n in by_type[kind]]
         out.append(f"- **{kind.capitalize()}s:** " + ", ".join(links))
     if more:
         out.append(f"- +{more} more not shown")
-    out.append("")
+    out += ["", "</div>", ""]
     return out

@@ -1,0 +1,280 @@
+"""``python -m build_graph.graph_bench --papers 5000``: is the graph explorer usable at N papers?
+
+The issue's budget for the global graph page at 5,000 papers: page weight
+<= 6 MB and first render <= 3 s in headless Chromium on this machine. This
+script measures both on a real build, in a real browser, because neither
+number can be predicted from Python:
+
+1. **Input**: ``synth.write_synthetic_seeds`` writes N papers in the
+   project's real listing formats (recombined from ``seeds/``), so the graph
+   has a realistic mix of techniques, venues, years and authors.
+2. **Build**: ``mkdocs build`` with the project's ``mkdocs.yml`` inherited and
+   ``extra.atlas.seeds`` pointing at the synthetic seeds. By default this
+   module is added as a second hook that drops the per-entity pages
+   (papers/x.md, authors/y.md, ...) after the atlas hook has generated them:
+   they do not change the graph page, and rendering 25,000 of them takes
+   MkDocs many minutes. ``--full`` builds the whole site instead.
+3. **Measure**: the site is served on 127.0.0.1 and Debian's Chromium
+   (``/usr/bin/chromium``, headless, no network) opens ``graph/`` ``--runs``
+   times, each in a fresh browser context (cold cache). *First render* is
+   the time from navigation start until vis-network's first ``afterDrawing``
+   with the nodes in it (``window.atlasGraphs.explorer.firstDrawMs``, a
+   ``performance.now()`` value, so its origin is navigation start). *Page
+   weight* is the bytes of the HTML, JSON, scripts and styles the page
+   loads (Resource Timing's ``encodedBodySize``; the local server does not
+   compress). Material's search index is fetched by every page of the site
+   and is reported on its own line, not counted in the graph's budget.
+
+Output: a Markdown table on standard output, and ``--json FILE``. Record the
+figures and the command in ``docs/graph.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+BUDGET = {"page_weight_bytes": 6 * 1024 * 1024, "first_render_ms": 3000}
+ENTITY_PAGE = re.compile(r"^(papers|authors|venues|techniques)/(?!index\.md$)[^/]+\.md$")
+DEFAULT_LAYERS = ("paper", "technique", "venue")
+
+READY = """() => {
+  const e = window.atlasGraphs && window.atlasGraphs.explorer;
+  return Boolean(e && e.firstDrawMs !== null);
+}"""
+
+MEASURE = """() => {
+  const e = window.atlasGraphs.explorer;
+  const nav = performance.getEntriesByType('navigation')[0];
+  const files = [[location.pathname, 'html', nav.encodedBodySize]];
+  for (const r of performance.getEntriesByType('resource')) {
+    files.push([new URL(r.name).pathname, r.initiatorType, r.encodedBodySize]);
+  }
+  return {firstDrawMs: e.firstDrawMs, timings: e.timings, drawn: e.drawn(),
+          edgesDrawn: e.edgesDrawn, files: files};
+}"""
+
+
+# ---- the MkDocs hook side: drop per-entity pages for the default, quick build ----
+
+def on_files(files, config):
+    """Keep the graph page and everything in the nav; drop the 25,000 entity pages."""
+    for file in list(files):
+        if ENTITY_PAGE.match(file.src_uri):
+            files.remove(file)
+    return files
+
+
+# ---- the command line side ------------------------------------------------
+
+def write_seeds(folder: Path, papers: int, seed: int) -> None:
+    from build_graph.synth import write_synthetic_seeds
+    write_synthetic_seeds(folder, papers, seed)
+
+
+def build_site(seeds: Path, out: Path, full: bool) -> float:
+    config = ROOT / f".graph-bench-{uuid.uuid4().hex[:12]}.yml"
+    hooks = ["build_graph/mkdocs_hook.py"] + ([] if full else ["build_graph/graph_bench.py"])
+    config.write_text("INHERIT: mkdocs.yml\n"
+                      "hooks:\n" + "".join(f"  - {hook}\n" for hook in hooks) +
+                      f"extra:\n  atlas:\n    seeds: {seeds.resolve().as_posix()!r}\n",
+                      encoding="utf-8")
+    start = time.perf_counter()
+    try:
+        run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config),
+                              "-d", str(out)], cwd=ROOT, capture_output=True, text=True,
+                             env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    finally:
+        config.unlink(missing_ok=True)
+    if run.returncode != 0:
+        raise SystemExit(f"mkdocs build failed:\n{run.stdout}\n{run.stderr}")
+    return time.perf_counter() - start
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):    # noqa: A002 - the stdlib's name
+        pass
+
+    def handle(self):
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError):    # the browser closed a tab mid-transfer
+            pass
+
+
+def _kind(path: str, initiator: str) -> str:
+    if path.endswith("search_index.json"):
+        return "search index"
+    if path.endswith(".json"):
+        return "graph data"
+    if path.endswith(".js"):
+        return "scripts"
+    if path.endswith(".css"):
+        return "styles"
+    if initiator == "html" or path.endswith("/") or path.endswith(".html"):
+        return "html"
+    return "other"
+
+
+def measure(site: Path, runs: int) -> dict:
+    if not CHROMIUM.exists():
+        raise SystemExit(f"Chromium not found at {CHROMIUM}; install it with apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(_Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}/graph/"
+    results, external, errors = [], [], []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            version = browser.version
+            for _ in range(runs):
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                page = context.new_page()
+                page.on("request", lambda r: external.append(r.url)
+                        if r.url.startswith(("http:", "https:")) and "//127.0.0.1:" not in r.url else None)
+                page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+                page.goto(url)
+                page.wait_for_function(READY, timeout=120_000)
+                page.wait_for_load_state("networkidle")
+                results.append(page.evaluate(MEASURE))
+                context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    weights: dict[str, int] = {}
+    for path, initiator, size in results[0]["files"]:
+        kind = _kind(path, initiator)
+        weights[kind] = weights.get(kind, 0) + size
+    first = [r["firstDrawMs"] for r in results]
+    return {
+        "url": "graph/", "runs": runs, "chromium": version,
+        "first_render_ms": {"median": round(statistics.median(first)), "min": round(min(first)),
+                            "max": round(max(first)), "all": [round(x) for x in first]},
+        "network_created_ms": round(statistics.median(r["timings"]["networkCreated"] for r in results)),
+        "nodes_drawn": results[0]["drawn"], "edges_drawn": results[0]["edgesDrawn"],
+        "weights": weights,
+        "page_weight_bytes": sum(v for k, v in weights.items() if k != "search index"),
+        "files": sorted({(p, s) for p, _, s in results[0]["files"]}, key=lambda f: -f[1])[:12],
+        "external_requests": sorted(set(external)), "console_errors": errors,
+    }
+
+
+def graph_counts(site: Path) -> dict:
+    data = json.loads((site / "assets" / "graph" / "explorer.json").read_text(encoding="utf-8"))
+    authors = json.loads((site / "assets" / "graph" / "authors.json").read_text(encoding="utf-8"))
+    kinds: dict[str, int] = {}
+    for node in data["nodes"]:
+        kinds[node["group"]] = kinds.get(node["group"], 0) + 1
+    return {"nodes": len(data["nodes"]), "edges": len(data["edges"]), "by_type": kinds,
+            "author_nodes": len(authors["nodes"]), "author_edges": len(authors["edges"])}
+
+
+def machine() -> dict:
+    model = ""
+    try:
+        model = next((line.split(":", 1)[1].strip() for line in
+                      Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), "")
+    except OSError:
+        pass
+    return {"cpus": os.cpu_count(), "cpu": model or platform.processor(),
+            "load_average": [round(x, 2) for x in os.getloadavg()], "python": platform.python_version()}
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1024 / 1024:.2f} MB"
+
+
+def report(result: dict) -> str:
+    m = result["measure"]
+    g = result["graph"]
+    w = m["weights"]
+    ok_weight = m["page_weight_bytes"] <= BUDGET["page_weight_bytes"]
+    ok_time = m["first_render_ms"]["median"] <= BUDGET["first_render_ms"]
+    rows = [
+        ("papers", f"{result['papers']:,}"),
+        ("nodes drawn (default layers)", f"{m['nodes_drawn']:,} of {g['nodes']:,} "
+         f"({', '.join(f'{v:,} {k}s' for k, v in sorted(g['by_type'].items()))})"),
+        ("edges drawn", f"{m['edges_drawn']:,} of {g['edges']:,}"),
+        ("author layer (loaded on demand)", f"{g['author_nodes']:,} nodes, {g['author_edges']:,} edges, "
+         f"{_mb(result['authors_json_bytes'])}"),
+        ("page weight", f"**{_mb(m['page_weight_bytes'])}** (budget 6 MB: {'ok' if ok_weight else 'OVER'}): "
+         + ", ".join(f"{k} {_mb(v)}" for k, v in sorted(w.items()) if k != "search index")),
+        ("search index (loaded by every page; not in the budget)",
+         _mb(w.get("search index", 0)) + ("" if result["full"] else
+                                          " (entity pages not built: run --full for the real size)")),
+        ("first render, median of " + str(m["runs"]),
+         f"**{m['first_render_ms']['median']} ms** (budget 3,000 ms: {'ok' if ok_time else 'OVER'}); "
+         f"runs {', '.join(map(str, m['first_render_ms']['all']))} ms"),
+        ("vis Network created at (median)", f"{m['network_created_ms']} ms"),
+        ("requests to other hosts / console errors",
+         f"{len(m['external_requests'])} / {len(m['console_errors'])}"),
+        ("site build", f"{result['build_seconds']:.0f} s ({'full site' if result['full'] else 'graph and index pages'})"),
+        ("machine", f"{result['machine']['cpus']} CPUs ({result['machine']['cpu']}), load average "
+         f"{', '.join(map(str, result['machine']['load_average']))}; Chromium {m['chromium']}"),
+    ]
+    return "\n".join(["| Measure | Value |", "| --- | --- |"] + [f"| {k} | {v} |" for k, v in rows])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m build_graph.graph_bench",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=0, help="synthetic input seed (default 0)")
+    parser.add_argument("--runs", type=int, default=5, help="page loads to measure (default 5)")
+    parser.add_argument("--full", action="store_true", help="build every page, not just the graph and index pages")
+    parser.add_argument("--site", help="measure this already built site instead of building one")
+    parser.add_argument("--keep", help="build into this folder and keep it")
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args(argv)
+
+    work = Path(tempfile.mkdtemp(prefix="atlas-graph-bench-"))
+    try:
+        build_seconds = 0.0
+        if args.site:
+            site = Path(args.site)
+        else:
+            seeds = work / "seeds"
+            print(f"writing {args.papers} synthetic papers ...", file=sys.stderr)
+            write_seeds(seeds, args.papers, args.seed)
+            site = Path(args.keep) if args.keep else work / "site"
+            print(f"building the site ({'full' if args.full else 'graph and index pages'}) ...", file=sys.stderr)
+            build_seconds = build_site(seeds, site, args.full)
+        print(f"measuring {args.runs} page loads in Chromium ...", file=sys.stderr)
+        result = {"papers": args.papers, "seed": args.seed, "full": args.full,
+                  "build_seconds": build_seconds, "graph": graph_counts(site),
+                  "authors_json_bytes": (site / "assets" / "graph" / "authors.json").stat().st_size,
+                  "measure": measure(site, args.runs), "machine": machine(),
+                  "command": "python -m build_graph.graph_bench " + " ".join(argv or sys.argv[1:])}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(report(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    within = (result["measure"]["page_weight_bytes"] <= BUDGET["page_weight_bytes"]
+              and result["measure"]["first_render_ms"]["median"] <= BUDGET["first_render_ms"])
+    return 0 if within else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

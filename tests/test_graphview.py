@@ -1,0 +1,336 @@
+"""Graph views: layout, local graphs, the explorer's output, offline assets and escaping."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from build_graph import layout
+from build_graph.layout import compute_layout, global_layout, radial_layout
+from build_graph.pipeline import build_atlas
+from build_graph.render import explorer, graphview
+from build_graph.render.context import SiteContext
+from build_graph.render.markup import rel, rel_url
+from build_graph.render.site import render_site
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(os.environ.get("ATLAS_TEST_DATA") or ROOT / "data")
+HOSTILE = ROOT / "tests" / "fixtures" / "graph"
+SCRIPT = ROOT / "docs" / "assets" / "atlas-graph.js"
+STYLE = ROOT / "docs" / "assets" / "atlas-graph.css"
+HREF_TITLE = 'Title with href="javascript:alert(1)" <b>x</b>'
+IMG_TITLE = "Sparse <img src=x onerror=alert(1)> experts {{ config.site_name }}"
+SCRIPT_TITLE = "Quotes \"double\" 'single' & </script><script>alert(2)</script>"
+
+
+def toy_graph(order: int = 0, papers: int = 300) -> nx.DiGraph:
+    """The same graph whatever ``order``; only the insertion order changes."""
+    rng = random.Random(7)
+    nodes = [(f"technique:t{i}", {"type": "technique"}) for i in range(12)]
+    nodes += [(f"venue:v{i}", {"type": "venue"}) for i in range(3)]
+    edges = [(f"technique:t{i}", f"technique:t{i % 3}", {"type": "subtopic_of"}) for i in range(3, 12)]
+    for p in range(papers):
+        paper = f"paper:p{p}"
+        nodes.append((paper, {"type": "paper"}))
+        if p % 7:
+            edges.append((paper, f"venue:v{p % 3}", {"type": "published_in"}))
+        edges += [(paper, f"technique:t{t}", {"type": "uses"}) for t in rng.sample(range(12), p % 4)]
+        for a in rng.sample(range(papers * 2), 1 + p % 5):
+            nodes.append((f"author:a{a}", {"type": "author"}))
+            edges.append((f"author:a{a}", paper, {"type": "authored"}))
+    shuffle = random.Random(order)
+    if order:
+        shuffle.shuffle(nodes)
+        shuffle.shuffle(edges)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from(edges)
+    return graph
+
+
+# ---- layout -----------------------------------------------------------------
+
+
+def test_layout_is_deterministic_and_rounded():
+    graph = toy_graph()
+    first = compute_layout(graph)
+    assert first == compute_layout(graph)
+    assert set(first) == set(graph.nodes)
+    assert all(round(v, 1) == v for xy in first.values() for v in xy)
+
+
+def test_layout_does_not_depend_on_insertion_order():
+    assert compute_layout(toy_graph(0)) == compute_layout(toy_graph(1)) == compute_layout(toy_graph(2))
+
+
+LAYOUT_SCRIPT = """
+import json, sys
+sys.path.insert(0, {root!r})
+sys.path.insert(0, {tests!r})
+from test_graphview import toy_graph
+from build_graph.layout import compute_layout
+print(json.dumps(compute_layout(toy_graph(3)), sort_keys=True))
+"""
+
+EXPLORER_SCRIPT = """
+import sys
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from build_graph.pipeline import build_atlas
+from build_graph.render.site import render_site
+pages = render_site(build_atlas(Path({seeds!r}), Path({data!r}), strict=True))
+for path in ("assets/graph/explorer.json", "assets/graph/authors.json", "graph/index.md"):
+    sys.stdout.write(pages[path])
+for path, text in pages.items():
+    if path.startswith("papers/"):
+        sys.stdout.write(text)
+"""
+
+
+@pytest.mark.parametrize("script", [LAYOUT_SCRIPT, EXPLORER_SCRIPT], ids=["layout", "explorer"])
+def test_output_is_identical_under_any_hash_seed(script):
+    code = script.format(root=str(ROOT), tests=str(ROOT / "tests"), seeds=str(ROOT / "seeds"),
+                         data=str(DATA))
+    outputs = []
+    for seed in ("0", "987654"):
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed}, timeout=300)
+        assert run.returncode == 0, run.stderr
+        outputs.append(run.stdout)
+    assert outputs[0] and outputs[0] == outputs[1]
+
+
+def test_force_layout_runs_on_anchors_only(monkeypatch):
+    """The quadratic step sees techniques and venues, never papers or authors."""
+    seen = []
+    real = nx.spring_layout
+
+    def spy(graph, *args, **kwargs):
+        seen.append(set(graph.nodes))
+        return real(graph, *args, **kwargs)
+
+    monkeypatch.setattr(layout.nx, "spring_layout", spy)
+    graph = toy_graph(papers=200)
+    compute_layout(graph)
+    anchors = {n for n, kind in graph.nodes(data="type") if kind in ("technique", "venue")}
+    assert seen == [anchors]
+
+
+def test_layout_is_cached_by_structure():
+    graph = toy_graph(papers=50)
+    first = global_layout(graph)
+    assert global_layout(toy_graph(order=5, papers=50)) is first
+    graph.add_edge("paper:p1", "technique:t11", type="uses")
+    assert global_layout(graph) is not first
+
+
+def test_no_two_nodes_share_a_position():
+    positions = compute_layout(toy_graph())
+    assert len(set(positions.values())) == len(positions)
+
+
+def test_radial_layout_puts_the_centre_first_and_keeps_rank_order():
+    neighbours = [f"n{i}" for i in range(39)]
+    positions = radial_layout("c", neighbours)
+    assert positions["c"] == (0.0, 0.0)
+    assert len(set(positions.values())) == 40
+    distance = [round((positions[n][0] ** 2 + positions[n][1] ** 2) ** 0.5) for n in neighbours]
+    assert distance == sorted(distance)         # the most relevant sit on the inner ring
+    assert positions == radial_layout("c", neighbours)
+
+
+# ---- local graphs -----------------------------------------------------------
+
+SURNAMES = ["Smith", "Jones", "Garcia", "Miller", "Davis", "Lopez", "Wilson", "Anderson", "Thomas",
+            "Taylor", "Moore", "Jackson", "Martin", "Lee", "Perez", "Thompson", "White", "Harris",
+            "Sanchez", "Clark", "Ramirez", "Lewis", "Robinson", "Walker", "Young", "Allen", "King",
+            "Wright", "Scott", "Torres", "Nguyen", "Hill", "Flores", "Green", "Adams", "Nelson",
+            "Baker", "Hall", "Rivera", "Campbell", "Mitchell", "Carter", "Roberts", "Gomez",
+            "Phillips", "Evans", "Turner", "Diaz", "Parker", "Cruz", "Edwards", "Collins"]
+
+
+@pytest.fixture(scope="module")
+def crowded(tmp_path_factory):
+    """One venue with 45 papers, and one paper with 52 authors."""
+    seeds = tmp_path_factory.mktemp("crowded")
+    entries = []
+    for i in range(1, 46):
+        authors = ", ".join(f"Robin {SURNAMES[(i + k) % len(SURNAMES)]}" for k in range(2))
+        entries.append(f"#{i} Study number {i} of quantization for training [PDF] [Copy] [Kimi] [REL]"
+                       f"\n\nAuthors: {authors}\n\nWe apply quantization in study {i}.\n")
+    authors = ", ".join(f"Casey {name}" for name in SURNAMES)
+    entries.append("#46 A crowded collaboration on federated learning [PDF] [Copy] [Kimi] [REL]"
+                   f"\n\nAuthors: {authors}\n\nA federated learning system with quantization.\n")
+    (seeds / "mlsys.txt").write_text("MLSYS.2023\n\n| Total: 46\n\n" + "\n\n".join(entries),
+                                     encoding="utf-8")
+    atlas = build_atlas(seeds, DATA, strict=True)
+    return SiteContext(atlas)
+
+
+def test_local_graph_is_capped_with_a_more_note(crowded):
+    venue = next(n for n, kind in crowded.atlas.graph.nodes(data="type") if kind == "venue")
+    here = graphview.page_of(crowded, venue)
+    data, kept, more = graphview.local_graph_data(crowded, venue, here)
+    papers = crowded.atlas.graph.in_degree(venue)
+    assert papers == 46
+    assert len(data["nodes"]) == graphview.LOCAL_CAP == 40
+    assert more == data["more"] == papers - 39
+    section = "\n".join(graphview.local_graph_section(crowded, venue, here))
+    assert f"+{more} more not shown" in section
+    assert f"(+{more} more not shown)" in section            # also in the graph's aria-label
+    listed = re.findall(r"\]\(\.\./papers/", section)
+    assert len(listed) == 39
+
+
+def test_local_graph_keeps_the_most_relevant_neighbours(crowded):
+    graph = crowded.atlas.graph
+    paper = next(n for n, d in graph.nodes(data=True)
+                 if d["type"] == "paper" and d["label"].startswith("A crowded"))
+    kept, more = graphview.neighbourhood(crowded, paper)
+    kinds = [graph.nodes[n]["type"] for n in kept]
+    # Venue and techniques are never dropped for the 40th author ...
+    assert "venue" in kinds and "technique" in kinds
+    assert kinds == sorted(kinds, key=lambda k: k == "author")
+    # ... and the authors kept are the first of the byline.
+    authors = [n for n in kept if graph.nodes[n]["type"] == "author"]
+    positions = [graph.edges[a, paper]["position"] for a in authors]
+    assert positions == list(range(1, len(authors) + 1))
+    assert more == len(SURNAMES) - len(authors)
+
+
+def test_local_graph_carries_positions_and_a_text_alternative(crowded):
+    graph = crowded.atlas.graph
+    paper = next(n for n, kind in graph.nodes(data="type") if kind == "paper")
+    here = graphview.page_of(crowded, paper)
+    lines = graphview.local_graph_section(crowded, paper, here)
+    text = "\n".join(lines)
+    data = json.loads(html.unescape(re.search(r'data-graph="([^"]*)"', text).group(1)))
+    centre = data["nodes"][0]
+    assert centre["centre"] is True and (centre["x"], centre["y"]) == (0.0, 0.0)
+    assert all({"x", "y", "url", "type", "title", "label"} <= set(n) for n in data["nodes"])
+    assert 'aria-describedby="atlas-neighbours"' in text and 'id="atlas-neighbours"' in text
+    assert 'href="#atlas-neighbours"' in text
+
+
+def test_fast_relative_links_match_markup():
+    pages = ["papers/a.md", "authors/b.md", "graph/index.md", "graph/nodes.md", "quality.md",
+             "techniques/index.md"]
+    for here in pages:
+        for target in [*pages, "assets/graph/explorer.json"]:
+            assert graphview.rel_link(here, target) == rel_url(here, target)
+            if target.endswith(".md"):
+                assert graphview.rel_md(here, target) == rel(here, target)
+
+
+# ---- the explorer: offline, small, escaped ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def hostile_atlas():
+    return build_atlas(HOSTILE, DATA, strict=True)
+
+
+@pytest.fixture(scope="module")
+def hostile_pages(hostile_atlas):
+    return render_site(hostile_atlas)
+
+
+def test_explorer_page_loads_nothing_from_another_host(hostile_pages):
+    page = hostile_pages[explorer.GRAPH_PAGE]
+    lowered = page.lower()
+    for needle in ("<script", "http://", "https://", "cdn", "bootstrap", "vis-network", "innerhtml",
+                   "<html", "<head", "<style"):
+        assert needle not in lowered, needle
+    template = (explorer.TEMPLATES / "explorer.html").read_text(encoding="utf-8").lower()
+    assert "http://" not in template and "https://" not in template and "<script" not in template
+    # The node data is a separate file, not in the page (nor in the search index).
+    assert '"nodes"' not in page and "data-src=" in page
+
+
+def test_pyvis_stock_template_is_what_we_avoid():
+    """Why the template is ours: pyvis's pulls CDNs and uses innerHTML once a title has ``href``."""
+    from pyvis.network import Network
+    net = Network(cdn_resources="local")
+    net.add_node(1, label="x", title=HREF_TITLE)
+    stock = net.generate_html()
+    assert "https://cdn" in stock and "innerHTML" in stock
+
+
+def test_shared_script_and_style_never_parse_data_as_html():
+    script = SCRIPT.read_text(encoding="utf-8")
+    for needle in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
+                   "new Function", "http://", "https://"):
+        assert needle not in script, needle
+    style = STYLE.read_text(encoding="utf-8")
+    assert "@import" not in style and "http" not in style
+
+
+def test_labels_and_tooltips_reach_the_data_verbatim(hostile_pages):
+    data = json.loads(hostile_pages[explorer.EXPLORER_DATA])
+    labels = {n["label"] for n in data["nodes"]}
+    assert {HREF_TITLE, IMG_TITLE, SCRIPT_TITLE} <= labels
+    page = hostile_pages[explorer.GRAPH_PAGE]
+    for title in (HREF_TITLE, IMG_TITLE, SCRIPT_TITLE):
+        assert title not in page and html.escape(title) not in page
+    # pyvis's ``title`` (the tooltip text) is plain text too: the script
+    # puts it in the DOM with textContent only.
+    tooltips = [n["title"] for n in data["nodes"] if n["group"] == "paper"]
+    assert all(isinstance(t, str) and t.startswith("Paper") for t in tooltips)
+
+
+@pytest.mark.parametrize("title", [HREF_TITLE, IMG_TITLE, SCRIPT_TITLE])
+def test_local_graph_attribute_cannot_break_out(hostile_pages, title):
+    page = next(text for path, text in hostile_pages.items()
+                if path.startswith("papers/") and path != "papers/index.md"
+                and json.dumps(title)[1:-1] in html.unescape(text))
+    attribute = re.search(r'data-graph="([^"]*)"', page).group(1)
+    assert "<" not in attribute and ">" not in attribute and "'" not in attribute
+    data = json.loads(html.unescape(attribute))
+    assert data["nodes"][0]["label"] == title
+    assert "<img" not in page and "<b>x" not in page and "<script>alert" not in page
+
+
+def test_text_alternative_lists_every_node_and_edge_escaped(hostile_pages, hostile_atlas):
+    atlas = hostile_atlas
+    text = hostile_pages[explorer.TEXT_PAGE]
+    authors = hostile_pages[explorer.AUTHORS_TEXT_PAGE]
+    graph = atlas.graph
+    for node, data in graph.nodes(data=True):
+        target = authors if data["type"] == "author" else text
+        assert html.escape(data["label"], quote=False) in target, node
+    rows = {}
+    for line in text.splitlines():
+        first = re.match(r'<tr><td><a href="[^"]*">(.*?)</a></td>', line)
+        if first:
+            rows[first.group(1)] = line
+    for u, v in graph.edges:
+        if graph.nodes[u]["type"] == "author":
+            continue
+        row = rows[html.escape(graph.nodes[u]["label"], quote=False)]
+        assert html.escape(graph.nodes[v]["label"], quote=False) in row, (u, v)
+    assert "<img src=x" not in text and "<b>x</b>" not in text
+    assert "search:\n  exclude: true" in text
+
+
+def test_explorer_counts_match_the_graph(hostile_pages, hostile_atlas):
+    atlas = hostile_atlas
+    data = json.loads(hostile_pages[explorer.EXPLORER_DATA])
+    authors = json.loads(hostile_pages[explorer.AUTHORS_DATA])
+    kinds = [kind for _, kind in atlas.graph.nodes(data="type")]
+    assert len(data["nodes"]) == sum(k in explorer.DEFAULT_LAYERS for k in kinds)
+    assert len(authors["nodes"]) == kinds.count("author")
+    assert len(data["edges"]) + len(authors["edges"]) == atlas.graph.number_of_edges()
+    ids = [n["id"] for n in data["nodes"] + authors["nodes"]]
+    assert ids == list(range(len(ids)))
+    page = hostile_pages[explorer.GRAPH_PAGE]
+    assert f'data-nodes="{len(data["nodes"])}"' in page
+    assert "search:\n  exclude: true" in page
