@@ -34,8 +34,14 @@ def _cap_word(word: str) -> str:
     """``ZHAOMIN`` -> ``Zhaomin``, ``o'brien`` -> ``O'Brien``, ``jean-pierre`` -> ``Jean-Pierre``."""
     parts = re.split(r"([-'])", word)
     # Turkish dotted capital I lower-cases to "i" + combining dot; in a name it is "i".
-    return "".join(p[:1].upper() + p[1:].replace("İ", "i").lower() if p not in "-'" else p
+    return "".join(_cap_first(p[:1]) + p[1:].replace("İ", "i").lower() if p not in "-'" else p
                    for p in parts)
+
+
+def _cap_first(char: str) -> str:
+    """Upper-case one letter, unless that makes it two (``ß`` -> ``SS``)."""
+    upper = char.upper()
+    return upper if len(upper) == len(char) else char
 
 
 def proper_case(name: str) -> str:
