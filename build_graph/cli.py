@@ -140,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", help="write a cProfile of our stages to this file")
     p.add_argument("--no-floor", action="store_true", help="skip the plain mkdocs-material floor build")
     p.add_argument("--no-memory", action="store_true", help="skip the traced-memory pass")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="build the atlas and the floor N times each, alternately; keep the fastest")
     p.set_defaults(func=cmd_bench)
     args = parser.parse_args(argv)
     try:

@@ -66,7 +66,11 @@ def likely_duplicates(names: dict[str, int]) -> list[LikelyDuplicate]:
         words = f.split()
         if not words:
             continue
-        blocks["family:" + words[-1]].add(name)
+        # Same family name, same number of words and the same given-name
+        # initials: every pair the checks below can flag (equal, abbreviated)
+        # shares this key. A block per family name alone was quadratic in
+        # the commonest names ("Wang", "Li": hundreds of people each).
+        blocks["family:" + words[-1] + ":" + "".join(w[0] for w in words[:-1])].add(name)
         blocks["words:" + " ".join(sorted(words))].add(name)
     found: dict[tuple[str, str], str] = {}
     for block in blocks.values():

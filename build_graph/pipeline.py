@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 import networkx as nx
 
@@ -132,16 +133,32 @@ def apply_overrides(paper, taxonomy: Taxonomy) -> None:
     paper.techniques.sort(key=lambda t: order[t.technique])
 
 
+# Tags by (title, abstract), per compiled tagger: ``tagger.tag`` depends on nothing
+# else, so ``mkdocs serve`` re-tags only the papers whose text changed. Entries
+# not seen in the latest build are dropped.
+_TAG_MEMO: WeakKeyDictionary = WeakKeyDictionary()
+
+
 def tag_papers(corpus: Corpus, tagger: Tagger, taxonomy: Taxonomy | None = None) -> None:
     """Attach techniques (with evidence) to every paper; report papers with none."""
+    previous = _TAG_MEMO.get(tagger, {})
+    memo: dict[tuple, tuple] = {}
     for paper in corpus.papers:
-        paper.techniques = tagger.tag(paper.title, paper.abstract)
+        key = (paper.title, paper.abstract)
+        tags = memo.get(key)
+        if tags is None:
+            tags = previous.get(key)
+        if tags is None:
+            tags = tuple(tagger.tag(paper.title, paper.abstract))
+        memo[key] = tags
+        paper.techniques = list(tags)
         if taxonomy is not None:
             apply_overrides(paper, taxonomy)
         if not paper.techniques:
             first = paper.sources[0]
             corpus.findings.append(Finding(first.file, first.line or None, "no-technique",
                                            f"{paper.label!r} matches no technique in the taxonomy"))
+    _TAG_MEMO[tagger] = memo
 
 
 _TAXONOMY_CACHE: dict[tuple[str, str], tuple[Taxonomy, Tagger]] = {}

@@ -19,6 +19,14 @@ from . import graphview
 from .notes import note_section
 
 
+# Search holds what a reader searches for: paper titles, authors, venues and
+# abstracts, and technique names and descriptions. Lists that repeat other
+# pages' titles (related papers, a technique's papers, neighbourhoods), and
+# author and venue pages (nothing but such lists), are left out: with them the
+# index was 11 MB at 1,000 papers; see docs/performance.md.
+NO_SEARCH = " { data-search-exclude }"
+
+
 def _front_matter(kind: str, search: bool = True) -> str:
     lines = ["---", f"atlas: {kind}"]
     if not search:
@@ -89,10 +97,13 @@ def paper_page(ctx: SiteContext, paper: Paper) -> str:
         facts.append("**Comments:** " + "; ".join(md_text(c) for c in paper.comments))
     out += ["  \n".join(facts), ""]
     if paper.abstract:
-        out += ["## Abstract", ""]
+        # A heading without an id: the search index then keeps title, authors and
+        # abstract as one entry per paper instead of two (1.2 MB less at 10,000
+        # papers; docs/performance.md). It is left out of the page's contents.
+        out += ['<h2 class="atlas-abstract">Abstract</h2>', ""]
         for para in paper.abstract.split("\n\n"):
             out += [md_text(para), ""]
-    out += ["## Techniques", ""]
+    out += ["## Techniques" + NO_SEARCH, ""]
     if paper.techniques:
         for tag in paper.techniques:
             name = ctx.technique_name(tag.technique)
@@ -103,7 +114,7 @@ def paper_page(ctx: SiteContext, paper: Paper) -> str:
     out.append("")
     related = ctx.atlas.related.get(paper.slug, [])
     if related:
-        out += ["## Related papers", ""]
+        out += ["## Related papers" + NO_SEARCH, ""]
         for item in related:
             other = ctx.papers[item.slug]
             reason = item.reason(ctx.technique_name, ctx.author_name)
@@ -112,12 +123,12 @@ def paper_page(ctx: SiteContext, paper: Paper) -> str:
     out += note_section(ctx.notes, here)
     out += graphview.local_graph_section(ctx, paper.node_id, here)
     entry = bibtex_entry(paper, ctx.corpus, ctx.citation_keys[paper.slug])
-    out += ["## Cite", "", bibtex_html(entry), "",
+    out += ["## Cite" + NO_SEARCH, "", bibtex_html(entry), "",
             f"All entries: [atlas.bib]({rel(here, BIBTEX_FILE)}).", ""]
     if paper.corrections:
-        out += ["## Corrections", ""]
+        out += ["## Corrections" + NO_SEARCH, ""]
         out += [f"- {md_text(field)}: per {md_text(source)}" for field, source in paper.corrections] + [""]
-    out += ["## Sources", ""]
+    out += ["## Sources" + NO_SEARCH, ""]
     for source in paper.sources:
         out.append(f"- `{source.ref}`" + (f" (line {source.line})" if source.line else ""))
     out.append("")
@@ -128,7 +139,7 @@ def author_page(ctx: SiteContext, key: str) -> str:
     author = ctx.authors[key]
     here = AUTHOR.format(author.slug)
     papers = ctx.papers_by_author.get(key, [])
-    out = [_front_matter("author"), f"# {md_text(author.name)}", ""]
+    out = [_front_matter("author", search=False), f"# {md_text(author.name)}", ""]
     out += [f"{len(papers)} paper{'s' if len(papers) != 1 else ''} in the atlas.", ""]
     variants = sorted(author.spellings - {author.name})
     if variants:
@@ -157,7 +168,7 @@ def venue_page(ctx: SiteContext, key: str) -> str:
     venue = ctx.venues[key]
     here = VENUE.format(venue.slug)
     papers = ctx.papers_by_venue.get(key, [])
-    out = [_front_matter("venue"), f"# {md_text(venue.name)}", ""]
+    out = [_front_matter("venue", search=False), f"# {md_text(venue.name)}", ""]
     if venue.full_name != venue.name:
         out += [md_text(venue.full_name) + ".", ""]
     out += [f"{len(papers)} paper{'s' if len(papers) != 1 else ''} in the atlas.", ""]
@@ -196,24 +207,24 @@ def technique_page(ctx: SiteContext, tid: str) -> str:
     out += [f"{len(papers)} paper{'s' if len(papers) != 1 else ''} tagged directly"
             + (f", {total} including narrower techniques." if total != len(papers) else "."), ""]
     if papers:
-        out += ["## Papers", ""]
+        out += ["## Papers" + NO_SEARCH, ""]
         for paper in papers:
             tag = ctx.evidence(paper, tid)
             out.append(f"- {paper_line(ctx, paper, here)}  \n  “{md_text(tag.evidence)}”")
         out.append("")
         years = Counter(p.year for p in papers if p.year)
         if years:
-            out += ["## Papers per year", "", "| Year | Papers |", "| ---: | ---: |"]
+            out += ["## Papers per year" + NO_SEARCH, "", "| Year | Papers |", "| ---: | ---: |"]
             out += [f"| {y} | {years[y]} |" for y in sorted(years, reverse=True)] + [""]
         cooccur = ctx.cooccurring(tid)[:12]
         if cooccur:
-            out += ["## Often together with", ""]
+            out += ["## Often together with" + NO_SEARCH, ""]
             out += [f"- {md_link(ctx.technique_name(o), rel(here, TECHNIQUE.format(o)))} ({n})"
                     for o, n in cooccur] + [""]
         authors = Counter(a for p in papers for a in dict.fromkeys(p.authors))
         top = sorted(authors.items(), key=lambda kv: (-kv[1], ctx.author_name(kv[0]).casefold()))[:10]
         if top:
-            out += ["## Most frequent authors", ""]
+            out += ["## Most frequent authors" + NO_SEARCH, ""]
             out += [f"- {md_link(ctx.author_name(a), rel(here, AUTHOR.format(ctx.authors[a].slug)))} ({n})"
                     for a, n in top] + [""]
     out += note_section(ctx.notes, here)

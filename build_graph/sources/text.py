@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ..errors import EncodingError
@@ -64,7 +65,14 @@ class Line:
 
 
 def lines_of(text: str) -> list[Line]:
-    return [Line(i, tidy(t)) for i, t in enumerate(text.split("\n"), start=1)]
+    return list(_lines(text))
+
+
+@lru_cache(maxsize=4)
+def _lines(text: str) -> tuple[Line, ...]:
+    # Cached: every format's ``sniff`` and then the chosen ``parse`` split the
+    # same text, seven passes that were most of the parse stage.
+    return tuple(Line(i, tidy(t)) for i, t in enumerate(text.split("\n"), start=1))
 
 
 def tidy(text: str) -> str:
