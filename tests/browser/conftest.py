@@ -123,6 +123,13 @@ def hostile_site(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def untrusted_site(tmp_path_factory):
+    """A site from tests/fixtures/hostile/seeds: payloads in every kind of field."""
+    yield from _site(ROOT / "tests" / "fixtures" / "hostile" / "seeds",
+                     tmp_path_factory.mktemp("untrusted-site"))
+
+
+@pytest.fixture(scope="session")
 def hostile_site_dir(hostile_site) -> Path:
     return hostile_site.dir
 
