@@ -48,7 +48,8 @@ def test_hostile_title_is_visible_as_text(untrusted, watched):
     assert page.get_by_text(TITLE, exact=False).first.is_visible()
     link = page.locator("#atlas-papers a", has_text="window.__pwned='title'").first
     link.click()
-    page.wait_for_load_state("load")
+    page.wait_for_function("(document.querySelector('article h1') || {}).textContent"
+                           " && document.querySelector('article h1').textContent.includes('__pwned')")
     heading = page.locator("article h1").first.inner_text().strip()
     assert heading.replace("¶", "").strip() == TITLE
     assert page.title() == f"{TITLE} - MLSys Atlas"
