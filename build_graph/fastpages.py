@@ -66,6 +66,7 @@ _INLINE_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?:\s+[a-zA-Z_:][-a-zA-Z0-9_:
 _AUTOLINK = re.compile(r"<(https?://[^>\s]+)>")
 _ID_ATTR = re.compile(r"""\s(?:id|name)=["']([^"']+)["']""")
 _ATTR_TOKEN = re.compile(r"""([#.]?[\w:-]+)(?:=("[^"]*"|'[^']*'|[^\s}]+))?""")
+_RAW_HEADING = re.compile(r"<h[1-6][^>]*\sid=", re.IGNORECASE)
 _REJECT_LINE = re.compile(r"^\s*(?:```|~~~|\?\?\?|\d+\.\s|\*\s|\+\s|>|=+\s*$|-{3,}\s*$|\t)")
 
 
@@ -80,6 +81,7 @@ class Rendered:
     title: str | None
     anchors: set[str]
     links_to_anchors: dict = field(default_factory=dict)
+    search_html: str | None = None      # ``html`` without its search-excluded sections
 
 
 class Converter:
@@ -116,6 +118,7 @@ class Converter:
         # Headings get ids after the whole tree exists (the toc extension runs
         # last and avoids ids already used by other elements).
         out = "\n".join(parts)
+        searched = self.search_view(parts)
         for heading in self.headings:
             if heading["id"] is None:
                 heading["id"] = unique(slugify(html.unescape(heading["name"]), "-"),
@@ -124,13 +127,42 @@ class Converter:
                       f'title="{self.permalink_title}">{self.permalink}</a>')
             attrs = "".join(f" {k}" if v is None else f' {k}="{_escape_attrib(v)}"'
                             for k, v in heading["attrs"])
-            out = out.replace(heading["marker"],
-                              f'<h{heading["level"]}{attrs} id="{_escape_attrib(heading["id"])}">'
-                              f'{heading["html"]}{anchor}</h{heading["level"]}>', 1)
+            tag = (f'<h{heading["level"]}{attrs} id="{_escape_attrib(heading["id"])}">'
+                   f'{heading["html"]}{anchor}</h{heading["level"]}>')
+            out = out.replace(heading["marker"], tag, 1)
+            if searched is not None:
+                searched = searched.replace(heading["marker"], tag, 1)
         tokens = nest_toc_tokens([{"level": h["level"], "id": h["id"], "name": h["name"],
                                    "html": h["html"], "data-toc-label": ""} for h in self.headings])
         title = top["name"] if top and top["level"] == 1 else None
-        return Rendered(out, tokens, title, self.ids | self.raw_ids)
+        return Rendered(out, tokens, title, self.ids | self.raw_ids, search_html=searched)
+
+    def search_view(self, parts: list[str]) -> str | None:
+        """The page without its ``data-search-exclude`` sections: what search indexes.
+
+        mkdocs-material's indexer skips such a section (from its heading to the
+        next heading with an id) but still feeds every tag of it through a
+        pure-Python ``HTMLParser``: on a paper page 85% of the parsing time,
+        for text that never reaches the index. Handing the indexer this view
+        gives the same index entries (``tests/test_bench.py`` checks it on
+        every generated page). ``None`` when a dropped block holds a heading
+        of its own, where the indexer would start a new section.
+        """
+        kept, dropping = [], False
+        for part in parts:
+            heading = self._marker_heading(part)
+            if heading is not None:
+                dropping = any(key == "data-search-exclude" for key, _ in heading["attrs"])
+            elif dropping and ("\x02H" in part or _RAW_HEADING.search(part)):
+                return None
+            if not dropping:
+                kept.append(part)
+        return "\n".join(kept) if len(kept) < len(parts) else None
+
+    def _marker_heading(self, part: str) -> dict | None:
+        if part.startswith("\x02H") and part.endswith("\x03"):
+            return self.headings[int(part[2:-1])]
+        return None
 
     def blocks(self, lines: list[str]) -> list[str]:
         out: list[str] = []
@@ -612,6 +644,7 @@ def _render(page, result: Rendered, config, files) -> None:
     page._title_from_render = result.title
     page.present_anchor_ids = set(result.anchors)
     page.links_to_anchors = result.links_to_anchors
+    page.atlas_search_html = result.search_html
 
 
 def supported() -> bool:
@@ -658,6 +691,20 @@ class FastPages:
         self.fast += 1
         page.render = partial(_render, page, result)    # instance attribute: this page only
         return markdown
+
+    # The search plugin indexes ``page.content`` in ``on_page_context``; the hook
+    # calls ``show_search_view`` before it and ``show_whole_page`` after it.
+    @staticmethod
+    def show_search_view(page) -> None:
+        view = getattr(page, "atlas_search_html", None)
+        if view is not None and page.content is not None:
+            page.atlas_whole_html, page.content = page.content, view
+
+    @staticmethod
+    def show_whole_page(page) -> None:
+        whole = getattr(page, "atlas_whole_html", None)
+        if whole is not None:
+            page.content, page.atlas_whole_html = whole, None
 
     def convert_page(self, markdown: str, page, config, files) -> Rendered | None:
         """The page's HTML, table of contents, title and anchors, or ``None``."""

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import CombinedEvent, event_priority
 from mkdocs.structure.files import File, InclusionLevel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -90,6 +91,23 @@ def on_files(files, config):
 def on_page_markdown(markdown, page, config, files):
     """Generated pages skip Python-Markdown when they can (``build_graph/fastpages.py``)."""
     return _fast.on_page_markdown(markdown, page, config, files)
+
+
+@event_priority(100)
+def _search_indexes_the_search_view(context, page, config, nav):
+    _fast.show_search_view(page)
+
+
+@event_priority(-100)
+def _readers_get_the_whole_page(context, page, config, nav):
+    _fast.show_whole_page(page)
+
+
+# mkdocs-material's search plugin (priority 0) indexes ``page.content`` in this
+# event. Generated pages hand it their text without the ``data-search-exclude``
+# sections, which it would parse only to drop (docs/performance.md), and get
+# their whole HTML back before the page template renders it.
+on_page_context = CombinedEvent(_search_indexes_the_search_view, _readers_get_the_whole_page)
 
 
 def _repo_path(root: Path, seeds: Path, data: Path, notes: Path, target: str) -> str:

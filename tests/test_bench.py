@@ -149,10 +149,37 @@ def test_fast_pages_match_python_markdown(tmp_path, monkeypatch):
             "links": {f.src_uri: v for f, v in (page.links_to_anchors or {}).items()}
                      == {f.src_uri: v for f, v in anchors.items()},
         }
+        if result.search_html is not None:
+            seen["search view"] += 1
+            checks["search"] = _indexed(page.content) == _indexed(result.search_html)
         if not all(checks.values()):
             problems.append((page.file.src_uri, [k for k, ok in checks.items() if not ok]))
     assert not problems, problems[:5]
     assert seen["fast"] > 10 * max(1, seen["fallback"]), seen
+    assert seen["search view"] >= 50, seen             # every paper page has excluded sections
+
+
+def _indexed(content: str) -> list[tuple]:
+    """What mkdocs-material's search indexer keeps of a page's HTML."""
+    from material.plugins.search.plugin import Parser
+    parser = Parser()
+    parser.feed(content)
+    parser.close()
+    return [(s.id, "".join(s.title).strip(), "".join(s.text).strip())
+            for s in parser.data if not s.is_excluded()]
+
+
+def test_search_view_drops_exactly_the_excluded_sections():
+    from build_graph.fastpages import convert
+    page = ("# T\n\nIntro **text**.\n\n## Kept\n\n- a\n\n## Gone { data-search-exclude }\n\n"
+            "- b\n\n<div class=\"x\">raw</div>\n\n## Back\n\nc\n")
+    done = convert(page)
+    assert "Gone" not in done.search_html and "raw" not in done.search_html and "<li>b" not in done.search_html
+    assert "Intro" in done.search_html and "<li>a</li>" in done.search_html and "Back" in done.search_html
+    assert _indexed(done.html) == _indexed(done.search_html)
+    assert convert("# T\n\n## A\n\nx\n").search_html is None          # nothing to drop
+    # A heading inside a dropped raw block would open a section of its own: no view.
+    assert convert('# T\n\n## A { data-search-exclude }\n\n<div><h3 id="in">I</h3></div>\n').search_html is None
 
 
 def test_fast_path_refuses_what_it_does_not_know():

@@ -61,3 +61,18 @@ def test_quality_page_lists_real_problems(site):
     html = (site / "quality" / "index.html").read_text("utf-8")
     assert "listing declares 46 entries but holds 25" in html
     assert "NameError" in html and "Adam Belay" in html
+
+
+def test_search_indexes_paper_text_and_pages_stay_whole(site):
+    """The hook shows the search plugin each page without its excluded sections
+    and gives the template the whole page back (build_graph/fastpages.py)."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    slug = "tutel-adaptive-mixture-of-experts-at-scale"
+    entries = [d for d in index["docs"] if d["location"].startswith(f"papers/{slug}/")]
+    assert len(entries) == 1
+    assert "Changho Hwang" in entries[0]["text"] and "MLSys" in entries[0]["text"]
+    assert "@inproceedings" not in entries[0]["text"] and "Related papers" not in entries[0]["text"]
+    html = (site / "papers" / slug / "index.html").read_text("utf-8")
+    for section in ('id="techniques"', 'id="related-papers"', 'id="neighbourhood"', 'id="cite"',
+                    'id="sources"', "@inproceedings"):
+        assert section in html, section
