@@ -133,11 +133,23 @@ _CHILD_REBUILD = textwrap.dedent("""
             own.append(time.perf_counter() - start)
     site_build.SiteBuilder.build = timed
 
+    pages = {{}}
+
     def run():
+        fast = sys.modules.get("build_graph.fastpages")
+        before = [(i.reused, i.fast, i.seconds) for i in getattr(fast, "INSTANCES", [])]
         start = time.perf_counter()
         build(load_config({config!r}))     # serve reloads the config before every build
-        return time.perf_counter() - start
+        seconds = time.perf_counter() - start
+        fast = sys.modules.get("build_graph.fastpages")
+        after = [(i.reused, i.fast, i.seconds) for i in getattr(fast, "INSTANCES", [])]
+        before += [(0, 0, 0.0)] * (len(after) - len(before))
+        pages["reused"] = sum(a[0] - b[0] for a, b in zip(after, before))
+        pages["converted"] = sum(a[1] - b[1] for a, b in zip(after, before)) - pages["reused"]
+        pages["fast_seconds"] = sum(a[2] - b[2] for a, b in zip(after, before))
+        return seconds
 
+    load_config({config!r}).plugins.on_startup(command="serve", dirty=False)   # as serve does, once
     result = {{"cold_seconds": run(), "cold_own_seconds": own[-1]}}
     result["unchanged_seconds"] = run()
     result["unchanged_own_seconds"] = own[-1]
@@ -150,6 +162,9 @@ _CHILD_REBUILD = textwrap.dedent("""
     result["edited"] = listing.name
     result["edited_seconds"] = run()
     result["edited_own_seconds"] = own[-1]
+    result["edited_pages_reused"] = pages["reused"]
+    result["edited_pages_converted"] = pages["converted"]
+    result["edited_fast_pages_seconds"] = pages["fast_seconds"]
     result["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     with open({out!r}, "w") as f:
         json.dump(result, f)
@@ -684,7 +699,9 @@ def format_table(report: dict) -> str:
         facts.append(("serve-style rebuilds", f"cold {r['cold_seconds']:.2f} s, unchanged "
                       f"{r['unchanged_seconds']:.2f} s (our part {r['unchanged_own_seconds']:.2f} s), "
                       f"after editing {r['edited']} {r['edited_seconds']:.2f} s "
-                      f"(our part {r['edited_own_seconds']:.2f} s)"))
+                      f"(our part {r['edited_own_seconds']:.2f} s; page HTML: "
+                      f"{r.get('edited_pages_converted', 0):,} pages converted, "
+                      f"{r.get('edited_pages_reused', 0):,} reused)"))
     lines += [""] + [f"- {k}: {v}" for k, v in facts]
     return "\n".join(lines)
 

@@ -671,6 +671,15 @@ class FastPages:
         self.cpu_seconds = 0.0
         self._cache: dict = {}
         self._files = None
+        # Across builds (``mkdocs serve``): each page's result by its Markdown,
+        # kept while the site has the same pages; see ``convert_page``.
+        self._previous: dict[str, tuple[str, Rendered]] = {}
+        self._current: dict[str, tuple[str, Rendered]] = {}
+        self._site_key: tuple | None = None
+        self.reused = 0
+        # Only ``mkdocs serve`` builds again; a one-off build holding every
+        # result for a next build that never comes only slows the GC.
+        self.keep_between_builds = False
         INSTANCES.append(self)
 
     def on_page_markdown(self, markdown: str, page, config, files) -> str:
@@ -711,9 +720,33 @@ class FastPages:
         options = fast_path_options(config)
         if options is None:
             return None
-        anchors: dict = {}
         if files is not self._files:                # a new build: forget the last one's files
-            self._files, self._cache = files, {}
+            self._new_build(files, options)
+        kept = self._previous.get(page.file.src_uri)
+        if kept is not None and kept[0] == markdown:
+            self.reused += 1
+            self._current[page.file.src_uri] = kept
+            return _with_files(kept[1], files)
+        result = self._convert(markdown, page, files, options)
+        if result is not None and self.keep_between_builds:
+            # The Markdown itself is the key: MkDocs keeps it in memory for the
+            # whole build anyway, and comparing it costs less than hashing it.
+            self._current[page.file.src_uri] = (markdown, _portable(result))
+        return result
+
+    def _new_build(self, files, options: dict) -> None:
+        """A page's HTML depends on its Markdown, its place and the pages that
+        exist (links resolve against them), nothing else: a rebuild where only
+        some listings changed reuses every page whose Markdown is unchanged,
+        as long as the set of pages is the same."""
+        self._files, self._cache = files, {}
+        site_key = (tuple(sorted(options.items())),
+                    tuple(sorted((f.src_uri, f.url, f.inclusion.value) for f in files)))
+        self._previous = self._current if site_key == self._site_key else {}
+        self._current, self._site_key = {}, site_key
+
+    def _convert(self, markdown: str, page, files, options: dict) -> Rendered | None:
+        anchors: dict = {}
         scope = ("links", posixpath.dirname(page.file.src_uri), page.file.url.count("/"))
         try:
             result = Converter(_resolver(page, files, anchors, self._cache), **options,
@@ -726,6 +759,18 @@ class FastPages:
             anchors.setdefault(page.file, {}).setdefault(token["id"], "#" + token["id"])
         result.links_to_anchors = anchors
         return result
+
+
+def _portable(result: Rendered) -> Rendered:
+    """The result with its anchor links keyed by page path, not by this build's
+    ``File`` (which would keep the whole previous build alive)."""
+    links = {target.src_uri: found for target, found in result.links_to_anchors.items()}
+    return Rendered(result.html, result.toc_tokens, result.title, result.anchors, links, result.search_html)
+
+
+def _with_files(kept: Rendered, files) -> Rendered:
+    links = {files.get_file_from_path(uri): dict(found) for uri, found in kept.links_to_anchors.items()}
+    return Rendered(kept.html, kept.toc_tokens, kept.title, set(kept.anchors), links, kept.search_html)
 
 
 def convert(markdown: str, resolve=lambda url: url, **options) -> Rendered | None:

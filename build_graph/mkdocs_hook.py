@@ -42,6 +42,11 @@ def atlas_folders(config) -> tuple[Path, Path, Path]:
     return tuple(root / options.get(key, key) for key in ("seeds", "data", "notes"))
 
 
+def on_startup(command, dirty):
+    """Under ``mkdocs serve`` unchanged pages keep their HTML from one build to the next."""
+    _fast.keep_between_builds = command == "serve"
+
+
 def on_config(config):
     """Edit links only when the site knows its repository (``ATLAS_REPO_URL``).
 

@@ -224,6 +224,54 @@ def test_fast_path_caches_never_reuse_a_link_to_the_page_itself(tmp_path):
     assert html["c"].count('href="../a/"') == 2 and 'href="./"' not in html["c"]
 
 
+def test_fast_path_reuses_unchanged_pages_across_builds(tmp_path):
+    """``mkdocs serve``: a rebuild converts only pages whose Markdown changed, and
+    reuses nothing once the set of pages changes (links resolve against it)."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import File, Files
+    from mkdocs.structure.pages import Page
+
+    from build_graph.fastpages import FastPages
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    overrides = {"INHERIT": str(ROOT / "mkdocs.yml"), "docs_dir": "docs", "hooks": [], "watch": [],
+                 "nav": ["index.md"], "theme": {"custom_dir": str(ROOT / "overrides")}}
+    (tmp_path / "mkdocs.yml").write_text(json.dumps(overrides), encoding="utf-8")
+    config = load_config(str(tmp_path / "mkdocs.yml"))
+    config.plugins._current_plugin = "atlas"
+    fast = FastPages()
+    fast.keep_between_builds = True                 # what the hook sets under ``mkdocs serve``
+
+    def build(texts: dict[str, str]) -> dict[str, object]:
+        files = Files([File.generated(config, f"venues/{name}.md", content=text) for name, text in texts.items()])
+        out = {}
+        for name in texts:
+            page = Page(None, files.get_file_from_path(f"venues/{name}.md"), config)
+            page.read_source(config)
+            out[name] = fast.convert_page(page.markdown, page, config, files)
+            assert all(files.get_file_from_path(t.src_uri) is t for t in out[name].links_to_anchors)
+        return out
+
+    texts = {name: f"# {name}\n\n## Part\n\n- [a](a.md#part) · [c](c.md)\n" for name in "abc"}
+    first = build(texts)
+    assert fast.reused == 0
+    texts["b"] = texts["b"].replace("[c]", "[see c]")
+    second = build(texts)
+    assert fast.reused == 2                                       # a and c; b changed
+    assert "see c" in second["b"].html and second["a"].html == first["a"].html
+    assert {f.src_uri for f in second["a"].links_to_anchors} == {"venues/a.md"}
+    third = build({**texts, "d": "# d\n"})                      # a new page: links may resolve differently
+    assert fast.reused == 2 and third["a"].html == first["a"].html
+
+
+def test_hook_keeps_pages_between_builds_only_under_serve():
+    from build_graph import mkdocs_hook
+    mkdocs_hook.on_startup(command="serve", dirty=False)
+    assert mkdocs_hook._fast.keep_between_builds
+    mkdocs_hook.on_startup(command="build", dirty=False)
+    assert not mkdocs_hook._fast.keep_between_builds
+
+
 # --- the benchmark, once, tiny ---------------------------------------------------------------
 
 def test_bench_smoke(tmp_path):
