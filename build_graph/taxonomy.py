@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .errors import CurationError, TaxonomyError
 from .model import Technique
-from .tagging import compile_term
+from .tagging import find_term
 from .yamlio import LineDict, LineList, load_yaml_file
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -153,7 +153,8 @@ def _check_patterns(tech: Technique, entry: LineDict, lists: dict, problems: _Pr
     if not lists["examples"]:
         problems.add(entry.line_of("examples"), f"technique {tech.id!r} needs at least one example")
     examples = [e for e, _ in lists["examples"]]
-    patterns = []
+    # find_term is the tagger's own matcher, so what passes here tags the same texts.
+    terms = []
     for key, acronym in (("aliases", False), ("acronyms", True)):
         for term, line in lists[key]:
             if not re.match(r"\w", term) or (acronym and re.search(r"\s", term)):
@@ -162,14 +163,13 @@ def _check_patterns(tech: Technique, entry: LineDict, lists: dict, problems: _Pr
                 continue
             if acronym and term == term.lower():
                 problems.add(line, f"acronym {term!r} is all lower-case; list it under aliases")
-            pattern = compile_term(term, acronym)
-            patterns.append(pattern)
-            if examples and not any(pattern.search(e) for e in examples):
+            terms.append((term, acronym))
+            if examples and not any(find_term(term, e, acronym) for e in examples):
                 problems.add(line, f"{_SINGULAR[key]} {term!r} of {tech.id!r} matches none of its examples")
     for text, line in lists["counterexamples"]:
-        hit = next((m for p in patterns if (m := p.search(text))), None)
+        hit = next((h for term, acronym in terms if (h := find_term(term, text, acronym))), None)
         if hit:
-            problems.add(line, f"counterexample of {tech.id!r} is matched (by {hit.group(0)!r})")
+            problems.add(line, f"counterexample of {tech.id!r} is matched (by {text[hit.start:hit.end]!r})")
 
 
 def _check_graph(tax: Taxonomy, entries: dict[str, LineDict], problems: _Problems) -> None:

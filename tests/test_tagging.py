@@ -11,8 +11,9 @@ import yaml
 
 from build_graph.corpus_eval import main as corpus_eval_main
 from build_graph.suggest import format_suggestions, phrases, suggest
-from build_graph.tagging import Tagger, incidental, split_sentences
-from build_graph.taxonomy import load_taxonomy
+from build_graph.model import Technique
+from build_graph.tagging import Tagger, find_term, incidental, normalise, split_sentences
+from build_graph.taxonomy import Taxonomy, load_taxonomy
 from seed_texts import seed_papers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,6 +111,12 @@ MATCHING = [
     ("plural-ies", "Deep memory hierarchies", "", ["hierarchy"], "memory hierarchies"),
     ("hyphen-alias-space-text", "Sparse mixture of experts at scale", "", ["moe"], "mixture of experts"),
     ("hyphen-alias-hyphen-text", "Mixture-of-Experts at scale", "", ["moe"], "Mixture-of-Experts"),
+    # ``matched`` is cut from the original text, not from the lower-cased copy aliases are matched on.
+    ("matched-keeps-capitals", "Mixture-Of-Experts Routing", "", ["moe"], "Mixture-Of-Experts"),
+    ("matched-keeps-unicode-hyphens", "Mixture\u2010Of\u2011Experts Routing", "", ["moe"],
+     "Mixture\u2010Of\u2011Experts"),
+    ("unicode-hyphen-dropped", "Hardware co\u2013design", "", ["hierarchy"], "co\u2013design"),
+    ("dotted-capital-i-before-alias", "\u0130\u0130 Mixture-Of-Experts", "", ["moe"], "Mixture-Of-Experts"),
     ("space-alias-hyphen-text", "Faster data-parallelism", "", ["pipelines"], "data-parallelism"),
     ("hyphen-dropped", "Hardware codesign", "", ["hierarchy"], "codesign"),
     ("case-insensitive-alias", "PROCESSING-IN-MEMORY CHIPS", "", ["pim"], "PROCESSING-IN-MEMORY"),
@@ -119,6 +126,7 @@ MATCHING = [
     ("acronym-with-suffix-hyphen", "PIM-based graph analytics", "", ["pim"], "PIM"),
     ("whole-words-only", "Dequantization kernels and requantizations", "", [], None),
     ("not-after-hyphenated-prefix", "Inter-datacenter networks", "", [], None),
+    ("not-after-unicode-hyphenated-prefix", "Inter\u2010datacenter networks", "", [], None),
     ("longer-match-of-other-technique-wins", "Fast homomorphic encryption", "", ["he"], "homomorphic encryption"),
     ("other-mention-still-counts", "Homomorphic encryption and encryption at rest", "", ["he", "crypto"],
      "Homomorphic encryption"),
@@ -137,6 +145,42 @@ def test_matching_rules(mini, case, title, abstract, expected, matched):
     assert _ids(tags) == expected
     if matched:
         assert tags[0].matched == matched
+
+
+def test_normalise_keeps_every_position():
+    assert normalise("Co\u2010Design\u2011And\u2013MoE") == "co-design-and-moe"
+    text = "\u0130stanbul \u0130\u0130 Mixture\u2010Of-Experts \u0130"      # "İ".lower() is two characters
+    folded = normalise(text)
+    assert len(folded) == len(text)
+    assert folded.index("mixture-of-experts") == text.index("Mixture\u2010Of-Experts")
+
+
+# A text and its normalised copy must match alike (acronyms aside, which are case-sensitive):
+# Unicode hyphens are hyphens everywhere, and "İ", whose lower case is two characters, shifts nothing.
+SAME_AS_NORMALISED = [
+    "Sparse Mixture\u2010of\u2010Experts and data\u2011parallelism",
+    "Inter\u2010datacenter networks, inter\u2013datacenter networks and a datacenter network",
+    "Hardware co\u2011design of the memory\u2013hierarchy",
+    "\u0130 mixture-of-experts, \u0130\u0130 homomorphic encryption and \u0130stanbul quantization",
+    "\u0130NTER-DATACENTER NETWORKS, MEMORY HIERARCHIES \u0130N CO\u2010DESIGN",
+]
+
+
+@pytest.mark.parametrize("text", SAME_AS_NORMALISED)
+def test_text_and_normalised_copy_match_alike(mini, text):
+    spans = mini.matched_spans(text)
+    assert spans and spans == mini.matched_spans(normalise(text))
+    ascii_hyphens = text.translate(str.maketrans("\u2010\u2011\u2013", "---"))
+    assert mini.matched_spans(ascii_hyphens) == spans
+    tags = mini.tag(text, "")
+    assert [t.technique for t in tags] == [t.technique for t in mini.tag(ascii_hyphens, "")]
+    for tag in tags:
+        assert tag.matched in text          # cut from the original, so it keeps capitals, "İ" and dashes
+
+
+def test_matched_spans_are_positions_in_the_original_text(mini):
+    text = "\u0130\u0130 Fast Homomorphic Encryption"
+    assert [text[a:b] for a, b in mini.matched_spans(text)] == ["Homomorphic Encryption"]
 
 
 def test_areas_are_never_tagged(mini):
@@ -290,6 +334,39 @@ def test_tagging_is_deterministic_and_fast(real):
     per_paper = (time.perf_counter() - start) / (10 * len(papers))
     assert again == first
     assert per_paper < 0.005      # a generous bound for busy CI machines; typically well under 1 ms
+
+
+def _variants(text: str) -> list[str]:
+    dashes = str.maketrans("-", "\u2010")
+    return [text, text.title(), text.translate(dashes), text.replace("-", "\u2013"),
+            text.replace(" ", " \u0130\u0130 ", 1).upper(), "x-" + text, text.replace("-", "")]
+
+
+def test_find_term_and_the_tagger_agree_on_every_real_term(real):
+    """The taxonomy check (``find_term``) and the tagger's index find the same first match.
+
+    Each alias and acronym of the real taxonomy gets a tagger of its own, so no
+    other technique's longer match hides it, and both are run on the technique's
+    examples and counterexamples, each also in title case, with Unicode
+    hyphens, in capitals after an "İ", glued to "x-" and without hyphens, and on
+    the next technique's examples.
+    """
+    taxonomy = real.taxonomy
+    leaves = taxonomy.leaves()
+    checked = matched = 0
+    for i, tech in enumerate(leaves):
+        texts = [v for t in taxonomy.examples[tech.id] + taxonomy.counterexamples[tech.id] for v in _variants(t)]
+        texts += taxonomy.examples[leaves[(i + 1) % len(leaves)].id]
+        for term, acronym in [(a, False) for a in tech.aliases] + [(a, True) for a in tech.acronyms]:
+            lone = Technique("t", "T", None, "One term.", aliases=[] if acronym else [term],
+                             acronyms=[term] if acronym else [])
+            tagger = Tagger(Taxonomy(techniques={"t": lone}))
+            for text in texts:
+                hit = find_term(term, text, acronym)
+                spans = tagger.matched_spans(text)
+                assert (hit[:2] if hit else None) == (spans[0] if spans else None), (term, text)
+                checked, matched = checked + 1, matched + bool(hit)
+    assert checked > 20000 and matched > 10000
 
 
 # -- suggest and corpus_eval ------------------------------------------------------

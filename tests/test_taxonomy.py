@@ -222,3 +222,51 @@ def test_yaml_aliases_are_refused(tmp_path):
                     "    aliases: *a\n    examples: ['x']\n", encoding="utf-8")
     with pytest.raises(TaxonomyError, match="aliases"):
         load_taxonomy(path)
+
+
+# Texts that only the tagger's own rules judge right: "İ" lower-cases to two
+# characters, Unicode hyphens are hyphens (so "inter‐dash thing" is a compound,
+# not a mention), and a match is quoted from the original text.
+DASH_TECHNIQUE = """\
+  - id: dashes
+    name: Dashes
+    parent: area-one
+    description: Only matched through the normalised text.
+    aliases: [dash thing]
+    examples: ["\u0130\u0130 A DASH\u2010THINGS layer."]
+    counterexamples: ["An inter\u2010dash thing.", "%s"]
+"""
+
+
+def test_validation_and_tagging_agree(tmp_path):
+    """An example the check accepts is tagged; a counterexample it lets pass is not, one it rejects is."""
+    from build_graph.tagging import Tagger
+    path = tmp_path / "dashes.yaml"
+    path.write_text(GOOD_HEAD + GOOD_TECHNIQUE + DASH_TECHNIQUE % "No dash here.", encoding="utf-8")
+    tagger = Tagger(load_taxonomy(path))
+    assert [(t.technique, t.matched) for t in tagger.tag("\u0130\u0130 A DASH\u2010THINGS layer.", "")] == \
+        [("dashes", "DASH\u2010THINGS")]
+    assert tagger.tag("An inter\u2010dash thing.", "") == []
+    matched = "\u0130 Dash\u2013Things"
+    assert [t.matched for t in tagger.tag(matched, "")] == ["Dash\u2013Things"]
+    path.write_text(GOOD_HEAD + GOOD_TECHNIQUE + DASH_TECHNIQUE % matched, encoding="utf-8")
+    with pytest.raises(TaxonomyError) as info:
+        load_taxonomy(path)
+    assert [p for _, p in info.value.problems] == \
+        ["counterexample of 'dashes' is matched (by 'Dash\u2013Things')"]
+
+
+def test_validation_uses_the_taggers_matcher(tmp_path, monkeypatch):
+    from build_graph import tagging, taxonomy
+    assert taxonomy.find_term is tagging.find_term
+    calls = []
+
+    def spy(term, text, acronym=False):
+        calls.append((term, text, acronym))
+        return tagging.find_term(term, text, acronym)
+
+    monkeypatch.setattr(taxonomy, "find_term", spy)
+    path = tmp_path / "good.yaml"
+    path.write_text(GOOD_HEAD + GOOD_TECHNIQUE, encoding="utf-8")
+    load_taxonomy(path)
+    assert calls == [("good thing", "A good thing (GT) happens.", False), ("GT", "A good thing (GT) happens.", True)]
