@@ -38,7 +38,7 @@ import posixpath
 import re
 import time
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from urllib.parse import urlsplit
 
 from markdown.extensions.toc import nest_toc_tokens, slugify, unique
@@ -254,8 +254,7 @@ class Converter:
         first = lines[i]
         if first.rstrip().endswith(" markdown>") and tag == "div":
             return self.markdown_div(lines, i, out)
-        opener = re.compile(rf"<{tag}(?=[\s>/])", re.IGNORECASE)
-        closer = re.compile(rf"</{tag}\s*>", re.IGNORECASE)
+        opener, closer, ending = _tag_patterns(tag)
         depth = 0
         start = i
         while i < len(lines):
@@ -265,7 +264,7 @@ class Converter:
             depth += len(opener.findall(line)) - len(closer.findall(line))
             i += 1
             if depth <= 0:
-                if not re.search(rf"</{tag}\s*>\s*$|/>\s*$", line, re.IGNORECASE):
+                if not ending.search(line):
                     raise Unsupported("text after raw HTML")
                 break
         else:
@@ -499,6 +498,13 @@ _INLINE = re.compile(r"""
   | (?P<image>!\[)
   | (?P<special>[ ]+|[\\`*_\[\]<>&!{}\n])
 """, re.VERBOSE)
+
+
+@lru_cache(maxsize=None)
+def _tag_patterns(tag: str) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    """Opening tags, closing tags, and a line that ends the element, for one tag name."""
+    return (re.compile(rf"<{tag}(?=[\s>/])", re.IGNORECASE), re.compile(rf"</{tag}\s*>", re.IGNORECASE),
+            re.compile(rf"</{tag}\s*>\s*$|/>\s*$", re.IGNORECASE))
 
 
 def _cells(line: str) -> list[str]:
