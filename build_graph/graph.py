@@ -94,5 +94,23 @@ def node_link(graph: nx.DiGraph) -> dict:
 
 
 def export_json(graph: nx.DiGraph) -> str:
-    """Deterministic JSON text: nodes and edges in insertion order, keys sorted."""
-    return json.dumps(node_link(graph), ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+    """Deterministic JSON text: nodes and edges in insertion order, keys sorted,
+    one node or edge per line (so a diff of two exports shows what changed).
+
+    Not ``indent=``: the json module then falls back to its pure-Python
+    encoder, which took 0.3 s at 1,000 papers; each line here is one call of
+    the C encoder.
+    """
+    def dumps(value) -> str:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+    data = node_link(graph)
+    parts = []
+    for key in sorted(data):
+        value = data[key]
+        if isinstance(value, list) and value:
+            body = ",\n".join(dumps(item) for item in value)
+            parts.append(f"{dumps(key)}: [\n{body}\n]")
+        else:
+            parts.append(f"{dumps(key)}: {dumps(value)}")
+    return "{" + ",\n".join(parts) + "}\n"
