@@ -9,6 +9,7 @@ import random
 import re
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import networkx as nx
@@ -19,7 +20,7 @@ from build_graph.layout import compute_layout, global_layout, radial_layout
 from build_graph.pipeline import build_atlas
 from build_graph.render import explorer, graphview
 from build_graph.render.context import SiteContext
-from build_graph.render.markup import rel, rel_url
+from build_graph.render.markup import json_attr_single, rel, rel_url
 from build_graph.render.site import render_site
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -182,7 +183,7 @@ def test_local_graph_is_capped_with_a_more_note(crowded):
     data, kept, more = graphview.local_graph_data(crowded, venue, here)
     papers = crowded.atlas.graph.in_degree(venue)
     assert papers == 46
-    assert len(data["nodes"]) == graphview.LOCAL_CAP == 40
+    assert len(data["n"]) == graphview.LOCAL_CAP == 40
     assert more == data["more"] == papers - 39
     section = "\n".join(graphview.local_graph_section(crowded, venue, here))
     assert f"+{more} more not shown" in section
@@ -207,18 +208,115 @@ def test_local_graph_keeps_the_most_relevant_neighbours(crowded):
     assert more == len(SURNAMES) - len(authors)
 
 
+class _Tags(HTMLParser):
+    """Every start tag of a page with its attributes, as a browser's parser sees them."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+LOCAL_GRAPH_ATTRS = {"class", "data-graph", "role", "aria-label", "aria-describedby"}
+
+
+def graph_attribute(page: str) -> str:
+    """The ``data-graph`` value of the page's one local graph, decoded, as an HTML
+    parser reads it; fails if anything in the data ended the attribute early
+    (the value would be cut short and stray attributes would appear) or if a
+    regular expression over the source would see a different value."""
+    parser = _Tags()
+    parser.feed(page)
+    parser.close()
+    graphs = [attrs for tag, attrs in parser.tags
+              if tag == "div" and "atlas-local-graph" in (attrs.get("class") or "").split()]
+    assert len(graphs) == 1
+    assert set(graphs[0]) == LOCAL_GRAPH_ATTRS, sorted(graphs[0])
+    source = re.findall(r"""<div class="atlas-local-graph" data-graph='([^'<>]*)' role="img" """, page)
+    assert len(source) == 1
+    assert html.unescape(source[0]) == graphs[0]["data-graph"]
+    return graphs[0]["data-graph"]
+
+
 def test_local_graph_carries_positions_and_a_text_alternative(crowded):
     graph = crowded.atlas.graph
     paper = next(n for n, kind in graph.nodes(data="type") if kind == "paper")
     here = graphview.page_of(crowded, paper)
     lines = graphview.local_graph_section(crowded, paper, here)
     text = "\n".join(lines)
-    data = json.loads(html.unescape(re.search(r'data-graph="([^"]*)"', text).group(1)))
-    centre = data["nodes"][0]
-    assert centre["centre"] is True and (centre["x"], centre["y"]) == (0.0, 0.0)
-    assert all({"x", "y", "url", "type", "title", "label"} <= set(n) for n in data["nodes"])
+    data = json.loads(graph_attribute(text))
+    assert set(data) == {"v", "c", "more", "n", "e"} and data["v"] == 1
+    kept, more = graphview.neighbourhood(crowded, paper)
+    members = [paper, *kept]
+    assert data["c"] == 0 and data["more"] == more
+    assert len(data["n"]) == len(members)
+    for node, row in zip(members, data["n"]):
+        label, kind, title, url, x, y = row
+        assert label == graph.nodes[node]["label"]
+        assert kind == graphview.NODE_CODES[graph.nodes[node]["type"]]
+        assert title == graphview.tooltip(crowded, node)
+        assert url == graphview.rel_link(here, graphview.page_of(crowded, node))
+        assert type(x) is int and type(y) is int
+    # Whole units: the radial layout, rounded, and no two nodes on one spot.
+    layout_xy = radial_layout(paper, kept)
+    assert [tuple(row[4:]) for row in data["n"]] == [(round(layout_xy[n][0]), round(layout_xy[n][1]))
+                                                       for n in members]
+    assert (data["n"][0][4], data["n"][0][5]) == (0, 0)
+    assert len({tuple(row[4:]) for row in data["n"]}) == len(members)
+    # Edges are index triples, exactly the graph's edges among the members.
+    edges = {(members[i], members[j], kind) for i, j, kind in data["e"]}
+    assert len(edges) == len(data["e"])
+    assert edges == {(u, v, graphview.EDGE_CODES[graph.edges[u, v]["type"]])
+                     for u in members for v in graph.successors(u) if v in members}
+    assert all(any(0 in e[:2] for e in data["e"] if i in e[:2]) for i in range(1, len(members)))
     assert 'aria-describedby="atlas-neighbours"' in text and 'id="atlas-neighbours"' in text
     assert 'href="#atlas-neighbours"' in text
+
+
+def test_graph_codes_match_the_script():
+    """The one-letter type codes are decoded by atlas-graph.js: both tables agree."""
+    script = SCRIPT.read_text(encoding="utf-8")
+    table = re.search(r"var NODE_CODES = \{([^}]*)\}", script).group(1)
+    assert dict(re.findall(r'(\w+): "(\w+)"', table)) == {v: k for k, v in graphview.NODE_CODES.items()}
+    assert re.search(r"var GRAPH_FORMAT = (\d+);", script).group(1) == str(graphview.GRAPH_FORMAT)
+    assert len(set(graphview.EDGE_CODES.values())) == len(graphview.EDGE_CODES)
+
+
+ATTR_HOSTILE = ["it's", "Quotes \"double\" 'single' & </script><script>alert(2)</script>",
+                "&amp; &lt;b&gt; &#39; &quot; &", "{{ config.site_name }} {% raw %}", "*[x](y)* `z` # h",
+                "ends with id=", "x name='n' id=\"i\" id=", "> <!-- -->", "back\\slash \\' \\\"",
+                "line\nbreak\ttab\r\x00nul \u2028 ünï ✓ 𝔘"]
+
+
+@pytest.mark.parametrize("text", ATTR_HOSTILE)
+def test_json_attr_single_round_trips_through_html_and_markdown(text):
+    """Whatever the text, the single-quoted attribute decodes to the same JSON,
+    holds no quote, tag or id-like text, and passes Python-Markdown and the fast
+    path unchanged, with the same anchors MkDocs' own HTML scan finds."""
+    import markdown
+    from mkdocs.structure.pages import _HTMLHandler
+
+    from build_graph import fastpages
+
+    data = {"v": 1, "c": 0, "more": 0, "n": [[text, "p", text, "./", 0, 0]], "e": [[0, 0, "u"]]}
+    value = json_attr_single(data)
+    assert not set("'<>=") & set(value)
+    assert json.loads(html.unescape(value)) == data
+    line = (f"""<div class="atlas-local-graph" data-graph='{value}' role="img" """
+            'aria-label="g" aria-describedby="x"></div>')
+    assert json.loads(graph_attribute(line)) == data
+    page = f"# Title\n\n{line}\n\n<p id=\"x\">after</p>\n"
+    fast = fastpages.convert(page)
+    assert fast is not None and line in fast.html
+    slow = markdown.Markdown(extensions=["toc", "tables", "attr_list", "md_in_html", "admonition"]).convert(page)
+    assert line in slow
+    scan = _HTMLHandler()
+    scan.feed(page)
+    scan.close()
+    assert scan.present_anchor_ids == {"x"}
+    assert fast.anchors == {"title", "x"}
 
 
 def test_fast_relative_links_match_markup():
@@ -292,10 +390,14 @@ def test_local_graph_attribute_cannot_break_out(hostile_pages, title):
     page = next(text for path, text in hostile_pages.items()
                 if path.startswith("papers/") and path != "papers/index.md"
                 and json.dumps(title)[1:-1] in html.unescape(text))
-    attribute = re.search(r'data-graph="([^"]*)"', page).group(1)
-    assert "<" not in attribute and ">" not in attribute and "'" not in attribute
+    start = page.index("data-graph='") + len("data-graph='")
+    attribute = page[start:page.index("'", start)]
+    # Only the four characters that could end the value or look like markup are escaped.
+    assert not set("'<>=") & set(attribute)
+    assert "&quot;" not in attribute and '"' in attribute
     data = json.loads(html.unescape(attribute))
-    assert data["nodes"][0]["label"] == title
+    assert data["n"][0][0] == title
+    assert json.loads(graph_attribute(page)) == data
     assert "<img" not in page and "<b>x" not in page and "<script>alert" not in page
 
 

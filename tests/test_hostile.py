@@ -182,9 +182,35 @@ def test_graph_data_keeps_text_as_data(site):
         for node in data.get("nodes", []) if isinstance(data, dict) else []:
             labels.add(node.get("label"))
     assert TITLE in labels
+    # Local graphs: data-graph='…' (single quotes, see markup.json_attr_single).
+    # An HTML parser and a plain reading of the source must agree on where the
+    # value ends, and it must hold the hostile text verbatim.
     local = paper_page(site, "script-window-pwned-title").read_text(encoding="utf-8")
-    attr = re.search(r'data-graph="([^"]*)"', local)
-    assert attr and TITLE in [n["label"] for n in json.loads(html.unescape(attr.group(1)))["nodes"]]
+    data = json.loads(local_graph_attribute(local))
+    assert data["n"][data["c"]][0] == TITLE
+    graph_labels = set()
+    for page in site.glob("*/*/index.html"):
+        text = page.read_text(encoding="utf-8")
+        if 'class="atlas-local-graph"' in text:
+            graph_labels |= {row[0] for row in json.loads(local_graph_attribute(text))["n"]}
+    assert {TITLE, VENUE, *NAMES} <= graph_labels
+
+
+def local_graph_attribute(page: str) -> str:
+    """The decoded ``data-graph`` of the page's local graph, checked to end where the source says."""
+    found = []
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if ("class", "atlas-local-graph") in attrs:
+                found.append(dict(attrs))
+
+    Tags(convert_charrefs=True).feed(page)
+    assert len(found) == 1
+    assert set(found[0]) == {"class", "data-graph", "role", "aria-label", "aria-describedby"}
+    source = re.findall(r"""data-graph='([^'<>]*)' role="img" """, page)
+    assert len(source) == 1 and html.unescape(source[0]) == found[0]["data-graph"]
+    return found[0]["data-graph"]
 
 
 def test_bibtex_is_inert(site):

@@ -241,17 +241,42 @@
 
   /* ---- local graphs ----------------------------------------------------- */
 
-  function drawLocal(container, vis) {
+  /* The data-graph attribute of a local graph (build_graph/render/graphview.py
+     writes it; its module docstring is the reference), version 1:
+
+       {"v":1, "c":0, "more":3,
+        "n":[[label, type, title, url, x, y], ...],
+        "e":[[from, to, type], ...]}
+
+     A node's id is its index in "n"; "c" is the index of the page's own
+     node (drawn larger); "from"/"to" are indexes into "n". Node types are
+     one letter (NODE_CODES); edge types (a authored, i published in, u uses,
+     s subtopic of) are not needed for drawing. Labels and titles are
+     untrusted text: drawn on the canvas or set with textContent, never HTML.
+     getAttribute has already decoded the attribute's entities (&#39; &amp;
+     &lt; &gt; &#61;), so JSON.parse sees the JSON as written. */
+  var GRAPH_FORMAT = 1;
+  var NODE_CODES = { p: "paper", t: "technique", v: "venue", a: "author" };
+
+  function localData(container) {
     var data;
-    try { data = JSON.parse(container.getAttribute("data-graph")); } catch (e) { return; }
+    try { data = JSON.parse(container.getAttribute("data-graph")); } catch (e) { return null; }
+    if (!data || data.v !== GRAPH_FORMAT || !Array.isArray(data.n) || !Array.isArray(data.e)) return null;
+    return data;
+  }
+
+  function drawLocal(container, vis) {
+    var data = localData(container);
+    if (!data) { container.setAttribute("data-atlas-error", "data-graph"); return; }
     var info = {};
-    var nodes = new vis.DataSet(data.nodes.map(function (n) {
-      info[n.id] = n;
-      return visNode({ id: n.id, label: n.label, group: n.type, x: n.x, y: n.y },
-                     n.centre ? { size: 20, font: { size: 16 }, borderWidth: 3 } : { size: 12 });
+    var nodes = new vis.DataSet(data.n.map(function (row, i) {
+      var n = { id: i, label: String(row[0]), group: NODE_CODES[row[1]], title: row[2], url: row[3],
+                x: row[4], y: row[5], centre: i === data.c };
+      info[i] = n;
+      return visNode(n, n.centre ? { size: 20, font: { size: 16 }, borderWidth: 3 } : { size: 12 });
     }));
-    var edges = new vis.DataSet(data.edges.map(function (e, i) {
-      return { id: i, from: e.from, to: e.to };
+    var edges = new vis.DataSet(data.e.map(function (e, i) {
+      return { id: i, from: e[0], to: e[1] };
     }));
     var options = {
       autoResize: true,

@@ -192,19 +192,70 @@ def test_dark_mode_restyles_the_graph(watched, site_url, atlas):
     watched.assert_clean()
 
 
+NODE_TYPES = {"p": "paper", "t": "technique", "v": "venue", "a": "author"}
+
+# What the local graph's network holds for each node, read back from vis-network.
+LOCAL_STATE = """() => {
+  const e = window.atlasGraphs.find(g => g.kind === 'local');
+  const net = e.network, at = net.getPositions();
+  return Object.keys(e.info).map(id => {
+    const n = e.info[id], body = net.body.nodes[id];
+    return {id: Number(id), label: n.label, group: n.group, title: n.title,
+            url: new URL(n.url, location.href).href, canvas: body.options.label,
+            size: body.options.size, border: body.options.borderWidth, x: at[id].x, y: at[id].y};
+  });
+}"""
+
+LOCAL_NODE_ON_SCREEN = """id => {
+  const e = window.atlasGraphs.find(g => g.kind === 'local');
+  const box = e.container.querySelector('canvas').getBoundingClientRect();
+  const at = e.network.canvasToDOM(e.network.getPositions([id])[id]);
+  return [box.left + at.x, box.top + at.y];
+}"""
+
+
+def local_graph(page) -> dict:
+    """The page's data-graph (format 1, see build_graph/render/graphview.py), as the browser decodes it."""
+    data = json.loads(page.get_attribute(".atlas-local-graph", "data-graph"))
+    assert data["v"] == 1 and set(data) == {"v", "c", "more", "n", "e"}
+    return data
+
+
 def test_paper_page_draws_its_local_graph(watched, site_url, atlas):
     paper = unique_paper(atlas)
     page = watched.page
     page.goto(f"{site_url}papers/{paper.slug}/")
     page.wait_for_selector(".atlas-local-graph[data-atlas-drawn]")
-    data = json.loads(page.get_attribute(".atlas-local-graph", "data-graph"))
-    assert int(page.get_attribute(".atlas-local-graph", "data-atlas-drawn")) == len(data["nodes"])
-    assert len(data["nodes"]) == 1 + len(set(atlas.graph.predecessors(paper.node_id))
-                                         | set(atlas.graph.successors(paper.node_id)))
-    # The text alternative lists the same neighbours, and the graph points to it.
-    listed = page.locator("#atlas-neighbours a").count()
-    assert listed == len(data["nodes"]) - 1
+    data = local_graph(page)
+    rows = data["n"]
+    assert int(page.get_attribute(".atlas-local-graph", "data-atlas-drawn")) == len(rows)
+    assert len(rows) == 1 + len(set(atlas.graph.predecessors(paper.node_id))
+                                | set(atlas.graph.successors(paper.node_id)))
+    assert rows[data["c"]][0] == paper.label
+    # Every node reached the network with its label, type, tooltip, link and position.
+    state = page.evaluate(LOCAL_STATE)
+    assert [s["id"] for s in state] == list(range(len(rows)))
+    for s, (label, kind, title, url, x, y) in zip(state, rows):
+        assert (s["label"], s["group"], s["title"]) == (label, NODE_TYPES[kind], title)
+        assert (s["x"], s["y"]) == (x, y)
+        assert s["canvas"] and label.startswith(s["canvas"].rstrip("…"))
+    # The centre is this page, drawn larger; the others link to the pages the text version lists.
+    centre = state[data["c"]]
+    others = [s for s in state if s["id"] != data["c"]]
+    assert centre["url"] == page.url and (centre["size"], centre["border"]) == (20, 3)
+    assert all((s["size"], s["border"]) == (12, 1) for s in others)
+    listed = page.eval_on_selector_all("#atlas-neighbours a", "links => links.map(a => a.href)")
+    assert sorted(s["url"] for s in others) == sorted(listed)
+    # Edges: index triples, one for each of the paper's edges, all drawn.
+    assert len(data["e"]) == len(rows) - 1 and all(data["c"] in e[:2] for e in data["e"])
+    assert page.evaluate("() => window.atlasGraphs.find(g => g.kind === 'local').edges.length") == len(data["e"])
     assert page.get_attribute(".atlas-local-graph", "aria-describedby") == "atlas-neighbours"
+    # Clicking a neighbour opens its page.
+    technique = next(s for s in others if s["group"] == "technique")
+    page.locator(".atlas-local-graph").scroll_into_view_if_needed()
+    x, y = page.evaluate(LOCAL_NODE_ON_SCREEN, technique["id"])
+    page.mouse.click(x, y)
+    page.wait_for_url(technique["url"])
     watched.assert_clean()
 
 
@@ -255,12 +306,27 @@ def test_hostile_titles_stay_text_in_tooltips(watched, hostile_site_url):
     watched.assert_clean()
 
 
-def test_hostile_titles_stay_text_in_local_graphs(watched, hostile_site_url, hostile_site_dir):
+QUOTES_TITLE = "Quotes \"double\" 'single' & </script><script>alert(2)</script>"
+
+
+@pytest.mark.parametrize("title, prefix", [(HOSTILE_TITLE, "title-with-href"), (QUOTES_TITLE, "quotes-")])
+def test_hostile_titles_stay_text_in_local_graphs(watched, hostile_site_url, hostile_site_dir, title, prefix):
     page = watched.page
-    slug = next(p.name for p in (hostile_site_dir / "papers").iterdir() if p.name.startswith("title-with-href"))
+    slug = next(p.name for p in (hostile_site_dir / "papers").iterdir() if p.name.startswith(prefix))
     page.goto(f"{hostile_site_url}papers/{slug}/")
     page.wait_for_selector(".atlas-local-graph[data-atlas-drawn]")
-    data = json.loads(page.get_attribute(".atlas-local-graph", "data-graph"))
-    assert data["nodes"][0]["label"] == HOSTILE_TITLE
+    data = local_graph(page)
+    assert data["n"][data["c"]][0] == title
+    assert page.evaluate(LOCAL_STATE)[data["c"]]["label"] == title
+    # The tooltip shows it verbatim, as text.
+    page.locator(".atlas-local-graph").scroll_into_view_if_needed()
+    x, y = page.evaluate(LOCAL_NODE_ON_SCREEN, data["c"])
+    page.mouse.move(x - 40, y - 40)
+    page.mouse.move(x, y)
+    tip = page.locator(".atlas-local-graph .atlas-graph-tip")
+    tip.wait_for(state="visible")
+    assert tip.locator("strong").text_content() == title
+    assert tip.evaluate("t => Array.from(t.querySelectorAll('*')).map(e => e.tagName)") \
+        == ["STRONG"] + ["DIV"] * tip.locator("div").count()
     assert page.evaluate("() => document.querySelectorAll('article b, article img[src=\"x\"]').length") == 0
     watched.assert_clean()
