@@ -66,6 +66,8 @@ _INLINE_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?:\s+[a-zA-Z_:][-a-zA-Z0-9_:
 _AUTOLINK = re.compile(r"<(https?://[^>\s]+)>")
 _ID_ATTR = re.compile(r"""\s(?:id|name)=["']([^"']+)["']""")
 _ATTR_TOKEN = re.compile(r"""([#.]?[\w:-]+)(?:=("[^"]*"|'[^']*'|[^\s}]+))?""")
+_QUOTED = re.compile(r""""[^"]*"|'[^']*'""")       # attribute values, to look past them
+_MARKDOWN_ATTR = re.compile(r"\smarkdown(?=[\s=/]|$)")
 _RAW_HEADING = re.compile(r"<h[1-6][^>]*\sid=", re.IGNORECASE)
 _REJECT_LINE = re.compile(r"^\s*(?:```|~~~|\?\?\?|\d+\.\s|\*\s|\+\s|>|=+\s*$|-{3,}\s*$|\t)")
 
@@ -270,7 +272,7 @@ class Converter:
         else:
             raise Unsupported("unclosed raw HTML")
         raw = "\n".join(lines[start:i])
-        if " markdown" in raw.split(">", 1)[0] or "<!--" in raw:
+        if _MARKDOWN_ATTR.search(_QUOTED.sub("", raw.split(">", 1)[0])) or "<!--" in raw:
             raise Unsupported("markdown attribute or comment in raw HTML")
         self.raw_ids.update(_ID_ATTR.findall(raw))
         out.append(raw)

@@ -190,6 +190,10 @@ def test_fast_path_refuses_what_it_does_not_know():
     assert convert("# T\n\n![img](x.png)\n") is None
     assert convert("# T\n\nan *unpaired emphasis\n") is None
     assert convert("# T\n\n[x](missing.md)\n", resolve=lambda url: None) is None
+    assert convert('# T\n\n<div class="x" markdown="1">\n\n*a*\n\n</div>\n') is None
+    # "markdown" inside an attribute value (an untrusted label) is not the attribute.
+    kept = "<div class=\"x\" data-graph='[\"a markdown label\"]'></div>"
+    assert kept in convert(f"# T\n\n{kept}\n").html
     done = convert("# T &amp; U\n\n- **A:** [x\\-y](a.md) · `c<d`\n", resolve=lambda u: u[:-3] + "/")
     assert done.title == "T &amp; U"
     assert '<a href="a/">x-y</a>' in done.html and "<code>c&lt;d</code>" in done.html
