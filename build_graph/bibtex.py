@@ -62,6 +62,7 @@ _TEX_ESCAPES = {
     "^": r"\textasciicircum{}",
     "~": r"\textasciitilde{}",
 }
+_TEX_TABLE = str.maketrans(_TEX_ESCAPES)
 
 
 # --- keys --------------------------------------------------------------------------
@@ -112,8 +113,7 @@ def citation_keys(papers, corpus) -> dict[str, str]:
 
 def escape(text: str) -> str:
     """A BibTeX field value that (La)TeX prints verbatim; braces always balance."""
-    text = " ".join(str(text).split())
-    return "".join(_TEX_ESCAPES.get(c, c) for c in text)
+    return " ".join(str(text).split()).translate(_TEX_TABLE)
 
 
 def _verbatim(text: str) -> str:

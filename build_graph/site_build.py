@@ -7,7 +7,9 @@ input file changed, so editing one listing re-parses one listing.
 
 from __future__ import annotations
 
+import gc
 import hashlib
+from contextlib import contextmanager
 from pathlib import Path
 
 from .pipeline import ParseCache, build_atlas
@@ -32,6 +34,26 @@ def inputs_fingerprint(*folders: Path) -> str:
     return digest.hexdigest()
 
 
+@contextmanager
+def collector_paused():
+    """Python's cyclic garbage collector off for the length of a build.
+
+    The pipeline allocates millions of small containers that stay alive (the
+    atlas, its graph, every page), and almost no reference cycles; each
+    allocation burst made the collector rescan the growing live heap, which
+    was 30% of the render stage at 1,000 papers. Reference counting still
+    frees everything else at once; cycles, if any, wait for the next
+    collection after the build.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 class SiteBuilder:
     def __init__(self):
         self.cache = ParseCache()
@@ -43,6 +65,10 @@ class SiteBuilder:
         fingerprint = inputs_fingerprint(seeds_dir, data_dir, *([notes_dir] if notes_dir else []))
         if self._last and self._last[0] == fingerprint:
             return self._last[1]
+        with collector_paused():
+            return self._build(fingerprint, seeds_dir, data_dir, notes_dir)
+
+    def _build(self, fingerprint: str, seeds_dir: Path, data_dir: Path, notes_dir: Path | None) -> dict[str, str]:
         self.atlas = build_atlas(seeds_dir, data_dir, strict=True, cache=self.cache)
         valid = {
             "papers": {p.slug for p in self.atlas.corpus.papers},

@@ -75,7 +75,21 @@ def venue_year(ctx: SiteContext, paper: Paper, here: str) -> str:
 
 
 def paper_line(ctx: SiteContext, paper: Paper, here: str) -> str:
-    """``[Title](link) · MLSys 2023`` for lists of papers."""
+    """``[Title](link) · MLSys 2023`` for lists of papers.
+
+    The same for every page in one folder (links between ``.md`` sources depend
+    only on the folders), and a paper is listed on each of its authors' pages,
+    its venue's and its techniques': worked out once per folder.
+    """
+    lines = ctx.__dict__.setdefault("_paper_lines", {})
+    key = (here.rpartition("/")[0], paper.slug)
+    line = lines.get(key)
+    if line is None:
+        line = lines[key] = _paper_line(ctx, paper, here)
+    return line
+
+
+def _paper_line(ctx: SiteContext, paper: Paper, here: str) -> str:
     text = md_link(paper.label, rel(here, PAPER.format(paper.slug)))
     if paper.untitled:
         text += " *(untitled)*"
