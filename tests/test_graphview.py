@@ -436,3 +436,17 @@ def test_explorer_counts_match_the_graph(hostile_pages, hostile_atlas):
     page = hostile_pages[explorer.GRAPH_PAGE]
     assert f'data-nodes="{len(data["nodes"])}"' in page
     assert "search:\n  exclude: true" in page
+
+
+def test_pyvis_is_imported_without_ipython_and_leaves_no_stand_in():
+    """The explorer imports pyvis without IPython (0.3 s of every build); a later
+    ``import IPython`` in the same process must still get the real package."""
+    code = ("import sys\n"
+            "from build_graph.render.explorer import pyvis_network\n"
+            "Network = pyvis_network()\n"
+            "assert Network.__module__ == 'pyvis.network'\n"
+            "assert 'IPython' not in sys.modules and 'IPython.display' not in sys.modules\n"
+            "import IPython.display\n"
+            "assert IPython.display.IFrame.__module__.startswith('IPython')\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
