@@ -42,9 +42,19 @@ def atlas_folders(config) -> tuple[Path, Path, Path]:
     return tuple(root / options.get(key, key) for key in ("seeds", "data", "notes"))
 
 
+_dirty = False
+
+
 def on_startup(command, dirty):
-    """Under ``mkdocs serve`` unchanged pages keep their HTML from one build to the next."""
+    """Under ``mkdocs serve`` unchanged pages keep their HTML from one build to the next;
+    under ``mkdocs serve --dirty`` MkDocs does not even render them again."""
+    global _dirty
     _fast.keep_between_builds = command == "serve"
+    _dirty = dirty
+
+
+def _unchanged() -> bool:
+    return False
 
 
 def on_config(config):
@@ -80,6 +90,10 @@ def on_files(files, config):
         inclusion = InclusionLevel.UNDEFINED if src_uri in IN_NAV else InclusionLevel.NOT_IN_NAV
         if src_uri.endswith(".md"):
             page = File.generated(config, src_uri, content=content, inclusion=inclusion)
+            if _dirty and _builder.previous.get(src_uri) == content and Path(page.abs_dest_path).is_file():
+                # MkDocs' --dirty rebuilds a file when ``is_modified()``, always
+                # true for generated content; this page is the same as last time.
+                page.is_modified = _unchanged
             target = _builder.edit_targets.get(src_uri)
             if target:
                 page.edit_uri = _repo_path(root, seeds, data, notes, target)

@@ -58,11 +58,13 @@ class SiteBuilder:
     def __init__(self):
         self.cache = ParseCache()
         self._last: tuple[str, dict[str, str]] | None = None
+        self.previous: dict[str, str] = {}      # the files of the build before the last one
         self.atlas = None
         self.edit_targets: dict[str, str] = {}
 
     def build(self, seeds_dir: Path, data_dir: Path, notes_dir: Path | None = None) -> dict[str, str]:
         fingerprint = inputs_fingerprint(seeds_dir, data_dir, *([notes_dir] if notes_dir else []))
+        self.previous = self._last[1] if self._last else {}
         if self._last and self._last[0] == fingerprint:
             return self._last[1]
         with collector_paused():

@@ -301,3 +301,30 @@ def test_bench_smoke(tmp_path):
     table = format_table(report)
     assert "| parse" in table and "mkdocs build, total" in table and "search index" in table
     assert os.path.isdir(tmp_path / "work" / "site")
+
+
+def test_serve_rebuilds_only_what_an_edit_changed(tmp_path):
+    """``mkdocs serve`` and ``mkdocs serve --dirty`` after editing one abstract, as
+    the benchmark runs them (one long-lived process, config reloaded per build):
+    one page's HTML is converted again; with --dirty, MkDocs renders only the
+    pages whose content changed, and the site still holds every page, the new
+    text, and a search index with every paper once."""
+    from build_graph.bench import format_table, run_bench
+    work = tmp_path / "work"
+    report = run_bench(6, seed=2, keep=work, floor=False, memory=False, rebuild=True)
+    for kind in ("rebuild", "rebuild_dirty"):
+        r = report[kind]
+        assert r["unchanged_own_seconds"] < r["cold_own_seconds"], kind
+        assert 1 <= r["edited_pages_converted"] <= 3, (kind, r)
+    assert report["rebuild"]["edited_pages_reused"] > 20           # every other page, from the last build
+    assert report["rebuild_dirty"]["edited_pages_reused"] == 0     # --dirty: MkDocs skips them entirely
+    assert "serve --dirty" in format_table(report)
+    site = work / "site"
+    papers = sorted(p.parent.name for p in (site / "papers").glob("*/index.html"))
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    located = [d["location"] for d in index["docs"] if d["location"].startswith("papers/")
+               and d["location"].count("/") == 2 and "#" not in d["location"]]
+    assert sorted(loc.split("/")[1] for loc in located) == papers     # each paper, once
+    edited = [p for p in (site / "papers").glob("*/index.html")
+              if "We also evaluate it on a new workload." in p.read_text(encoding="utf-8")]
+    assert len(edited) == 1
