@@ -703,20 +703,15 @@ def format_table(report: dict) -> str:
     if "total_vs_floor" in ratios:
         facts.append(("total / floor", f"{ratios['total_vs_floor']:.2f}× wall, "
                       f"{ratios['total_vs_floor_cpu']:.2f}× CPU (target ≤ {TARGETS['total_vs_floor']}×)"))
-    if "rebuild" in report:
-        r = report["rebuild"]
-        facts.append(("serve-style rebuilds", f"cold {r['cold_seconds']:.2f} s, unchanged "
-                      f"{r['unchanged_seconds']:.2f} s (our part {r['unchanged_own_seconds']:.2f} s), "
-                      f"after editing {r['edited']} {r['edited_seconds']:.2f} s "
-                      f"(our part {r['edited_own_seconds']:.2f} s; page HTML: "
-                      f"{r.get('edited_pages_converted', 0):,} pages converted, "
-                      f"{r.get('edited_pages_reused', 0):,} reused)"))
-    if "rebuild_dirty" in report:
-        r = report["rebuild_dirty"]
-        facts.append(("serve --dirty rebuilds", f"cold {r['cold_seconds']:.2f} s, unchanged "
-                      f"{r['unchanged_seconds']:.2f} s, after editing {r['edited']} "
-                      f"{r['edited_seconds']:.2f} s (our part {r['edited_own_seconds']:.2f} s; "
-                      f"{r.get('edited_pages_converted', 0):,} pages converted)"))
+    for key, name in (("rebuild", "serve-style rebuilds"), ("rebuild_dirty", "serve --dirty rebuilds")):
+        if key in report:
+            r = report[key]
+            facts.append((name, f"cold {r['cold_seconds']:.2f} s, unchanged "
+                          f"{r['unchanged_seconds']:.2f} s (our part {r['unchanged_own_seconds']:.2f} s), "
+                          f"after editing {r['edited']} {r['edited_seconds']:.2f} s "
+                          f"(our part {r['edited_own_seconds']:.2f} s; page HTML: "
+                          f"{r.get('edited_pages_converted', 0):,} pages converted, "
+                          f"{r.get('edited_pages_reused', 0):,} reused)"))
     lines += [""] + [f"- {k}: {v}" for k, v in facts]
     return "\n".join(lines)
 

@@ -109,14 +109,17 @@ def build_site(seeds: Path, out: Path, full: bool) -> float:
     return time.perf_counter() - start
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a built site to a browser without logging every request (also
+    used by the browser tests)."""
+
     def log_message(self, format, *args):    # noqa: A002 - the stdlib's name
         pass
 
     def handle(self):
         try:
             super().handle()
-        except (BrokenPipeError, ConnectionResetError):    # the browser closed a tab mid-transfer
+        except (BrokenPipeError, ConnectionResetError):    # the browser closed a page mid-transfer
             pass
 
 
@@ -139,7 +142,7 @@ def measure(site: Path, runs: int) -> dict:
         raise SystemExit(f"Chromium not found at {CHROMIUM}; install it with apt-get install -y chromium")
     from playwright.sync_api import sync_playwright
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(_Quiet, directory=str(site)))
+                                             functools.partial(QuietHandler, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_port}/graph/"
     results, external, errors = [], [], []

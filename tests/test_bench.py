@@ -199,14 +199,9 @@ def test_fast_path_refuses_what_it_does_not_know():
     assert '<a href="a/">x-y</a>' in done.html and "<code>c&lt;d</code>" in done.html
 
 
-def test_fast_path_caches_never_reuse_a_link_to_the_page_itself(tmp_path):
-    """Pages in one folder share cached link HTML; a page linking to itself ("./")
-    must neither reuse another page's HTML for that link nor leave its own behind."""
+def _small_config(tmp_path):
+    """This project's MkDocs config (theme, Markdown) over a one-page docs folder, no hook."""
     from mkdocs.config import load_config
-    from mkdocs.structure.files import File, Files
-    from mkdocs.structure.pages import Page
-
-    from build_graph.fastpages import FastPages
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
     overrides = {"INHERIT": str(ROOT / "mkdocs.yml"), "docs_dir": "docs", "hooks": [], "watch": [],
@@ -214,6 +209,17 @@ def test_fast_path_caches_never_reuse_a_link_to_the_page_itself(tmp_path):
     (tmp_path / "mkdocs.yml").write_text(json.dumps(overrides), encoding="utf-8")
     config = load_config(str(tmp_path / "mkdocs.yml"))
     config.plugins._current_plugin = "atlas"   # what MkDocs sets while a hook runs
+    return config
+
+
+def test_fast_path_caches_never_reuse_a_link_to_the_page_itself(tmp_path):
+    """Pages in one folder share cached link HTML; a page linking to itself ("./")
+    must neither reuse another page's HTML for that link nor leave its own behind."""
+    from mkdocs.structure.files import File, Files
+    from mkdocs.structure.pages import Page
+
+    from build_graph.fastpages import FastPages
+    config = _small_config(tmp_path)
     line = "- [Venue A](a.md) · [Venue B](b.md) 2023\n- [Venue A](a.md)\n"
     files = Files([File.generated(config, f"venues/{name}.md", content=f"# {name}\n\n{line}")
                    for name in "abc"])
@@ -231,18 +237,11 @@ def test_fast_path_caches_never_reuse_a_link_to_the_page_itself(tmp_path):
 def test_fast_path_reuses_unchanged_pages_across_builds(tmp_path):
     """``mkdocs serve``: a rebuild converts only pages whose Markdown changed, and
     reuses nothing once the set of pages changes (links resolve against it)."""
-    from mkdocs.config import load_config
     from mkdocs.structure.files import File, Files
     from mkdocs.structure.pages import Page
 
     from build_graph.fastpages import FastPages
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
-    overrides = {"INHERIT": str(ROOT / "mkdocs.yml"), "docs_dir": "docs", "hooks": [], "watch": [],
-                 "nav": ["index.md"], "theme": {"custom_dir": str(ROOT / "overrides")}}
-    (tmp_path / "mkdocs.yml").write_text(json.dumps(overrides), encoding="utf-8")
-    config = load_config(str(tmp_path / "mkdocs.yml"))
-    config.plugins._current_plugin = "atlas"
+    config = _small_config(tmp_path)
     fast = FastPages()
     fast.keep_between_builds = True                 # what the hook sets under ``mkdocs serve``
 

@@ -29,6 +29,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from build_graph.graph_bench import QuietHandler
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -62,24 +64,13 @@ def build_site(seeds: Path, out: Path, site_url: str) -> Path:
     return out
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):    # noqa: A002 - the stdlib's name
-        pass
-
-    def handle(self):
-        try:
-            super().handle()
-        except (BrokenPipeError, ConnectionResetError):    # a test closed its page mid-transfer
-            pass
-
-
 class Site:
     """A built site and the local server in front of it."""
 
     def __init__(self, folder: Path):
         self.dir = folder
         self._server = http.server.ThreadingHTTPServer(
-            ("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
+            ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
         self.url = f"http://127.0.0.1:{self._server.server_port}/"
 
     def start(self) -> None:
