@@ -17,7 +17,7 @@ has the results and the exact commands.
    allocations during the stage above what was live when it started), because
    tracing slows Python down and must not distort the times.
 3. **The MkDocs build**: ``mkdocs build`` of the full site (a config that
-   ``INHERIT``s the project's ``mkdocs.yml``, with ``extra.atlas.seeds``
+   ``INHERIT``s the project's ``mkdocs.yml``, with the atlas plugin's ``seeds``
    pointing at the temporary seeds) in a fresh interpreter, as a user runs it.
    Time is the child's wall clock, start-up included, and its CPU time; memory
    its peak resident set size (``resource.getrusage``). Inside that same build
@@ -63,6 +63,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_CONFIG = ROOT / "mkdocs.yml"
+PLUGIN = "mlsys-atlas"
 CORPUS_CHUNK = 500          # lines per listing file when a JSON Lines corpus is copied in
 STAGES = ("load data", "parse", "normalize", "tag", "graph", "related", "layout", "render")
 # Names ``pipeline.build_atlas`` looks up at call time, and the stage each belongs to.
@@ -264,7 +265,7 @@ def _patch_everywhere(original, replacement, patched: list) -> None:
 
 
 def _notes_dir() -> Path | None:
-    options = (_project_config().get("extra") or {}).get("atlas") or {}
+    options = ((_project_config().get("plugins") or {}).get(PLUGIN) or {})
     notes = ROOT / options.get("notes", "notes")
     return notes if notes.is_dir() else None
 
@@ -369,24 +370,20 @@ def write_atlas_config(work: Path, seeds: Path, data: Path | None, site: Path | 
                        name: str = "atlas.mkdocs.yml") -> Path:
     """A mkdocs.yml inheriting the project's, pointed at ``seeds`` and a site in ``work``."""
     parent = _project_config()
-    theme = parent.get("theme") or {}
     # The hand-written pages are copied next to the config, as in the project
-    # (the hook expects docs_dir inside the config's folder).
+    # (the plugin expects docs_dir inside the config's folder).
     shutil.copytree(ROOT / parent.get("docs_dir", "docs"), work / "docs", dirs_exist_ok=True)
     atlas = {key: _abs(value) if isinstance(value, str) and (ROOT / value).exists() else value
-             for key, value in ((parent.get("extra") or {}).get("atlas") or {}).items()}
+             for key, value in ((parent.get("plugins") or {}).get(PLUGIN) or {}).items()}
     atlas["seeds"] = str(seeds.resolve())
-    atlas["data"] = str(Path(data).resolve()) if data else _abs("data")
+    atlas["curation"] = str(Path(data).resolve()) if data else _abs("data")
     overrides = {
         "INHERIT": str(PROJECT_CONFIG),
         "docs_dir": "docs",
         "site_dir": str(site or work / "site"),
-        "hooks": [_abs(h) for h in parent.get("hooks") or []],
         "watch": [],
-        "extra": {"atlas": atlas},
+        "plugins": {PLUGIN: atlas},
     }
-    if isinstance(theme, dict) and theme.get("custom_dir"):
-        overrides["theme"] = {"custom_dir": _abs(theme["custom_dir"])}
     config = work / name
     config.write_text(json.dumps(overrides, indent=1), encoding="utf-8")   # JSON is YAML
     return config
@@ -409,7 +406,6 @@ def write_floor_project(work: Path, pages: int, site: Path | None = None,
     Markdown pages kept out of the nav. Nav entries that the hook would generate
     (the index pages) become minimal pages too."""
     parent = _project_config()
-    theme = parent.get("theme") or {}
     docs = work / "floor" / "docs"
     if write_docs:
         _write_floor_docs(parent, docs, pages)
@@ -417,12 +413,11 @@ def write_floor_project(work: Path, pages: int, site: Path | None = None,
         "INHERIT": str(PROJECT_CONFIG),
         "docs_dir": str(docs),
         "site_dir": str(site or work / "floor" / "site"),
-        "hooks": [],
         "watch": [],
         "not_in_nav": "/p/*.md\n",
+        # Every plugin of the site but the atlas (a list replaces the inherited mapping).
+        "plugins": [name for name in parent.get("plugins") or {} if name != PLUGIN],
     }
-    if isinstance(theme, dict) and theme.get("custom_dir"):
-        overrides["theme"] = {"custom_dir": _abs(theme["custom_dir"])}
     config = work / name
     config.write_text(json.dumps(overrides, indent=1), encoding="utf-8")
     return config

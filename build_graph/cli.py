@@ -13,11 +13,20 @@ from pathlib import Path
 from .errors import AtlasError
 
 DEFAULT_SEEDS = Path("seeds")
+DEFAULT_DATA = Path("data")
+
+
+def _data_dir(args) -> Path | None:
+    """``--data``, else ``data/`` in the current folder if there is one; the
+    packaged reference data (taxonomy, venues, non-names) fills in the rest."""
+    if args.data:
+        return Path(args.data)
+    return DEFAULT_DATA if DEFAULT_DATA.is_dir() else None
 
 
 def _atlas(args, strict: bool = False):
     from .pipeline import build_atlas
-    return build_atlas(Path(args.seeds), Path(args.data) if args.data else None, strict=strict)
+    return build_atlas(Path(args.seeds), _data_dir(args), strict=strict)
 
 
 def cmd_check(args) -> int:
@@ -68,7 +77,7 @@ def cmd_suggest(args) -> int:
         texts = load_corpus_texts(Path(args.corpus))
         from .curation import load_curation
         from .taxonomy import load_taxonomy
-        taxonomy = load_taxonomy(load_curation(Path(args.data) if args.data else None).data_dir / "taxonomy.yaml")
+        taxonomy = load_taxonomy(load_curation(_data_dir(args)).taxonomy_file)
     else:
         atlas = _atlas(args)
         taxonomy = atlas.taxonomy
@@ -104,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def common(p):
         p.add_argument("--seeds", default=str(DEFAULT_SEEDS), help="folder of listings (default: seeds)")
-        p.add_argument("--data", default=None, help="folder of curated data (default: the project's data/)")
+        p.add_argument("--data", default=None, help="folder of the site's curated data (default: ./data if present)")
 
     p = sub.add_parser("check", help="report entries, papers and warnings per listing")
     common(p)
@@ -133,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--corpus", help="JSON Lines corpus to use instead of synthetic listings")
     p.add_argument("--seeds", dest="seeds_dir", help="use this seeds folder as it is (e.g. seeds)")
     p.add_argument("--seed", type=int, default=0, help="seed of the synthetic generator (default: 0)")
-    p.add_argument("--data", default=None, help="folder of curated data (default: the project's data/)")
+    p.add_argument("--data", default=None, help="folder of the site's curated data (default: ./data if present)")
     p.add_argument("--keep", help="build in this folder and keep it (it is emptied first)")
     p.add_argument("--rebuild", action="store_true", help="also time a rebuild after editing one listing")
     p.add_argument("--json", help="also write the report as JSON to this file")

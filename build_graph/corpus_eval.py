@@ -23,7 +23,7 @@ from .errors import ParseError
 from .taxonomy import load_taxonomy
 from .tagging import Tagger
 
-DEFAULT_TAXONOMY = Path(__file__).resolve().parent.parent / "data" / "taxonomy.yaml"
+DEFAULT_TAXONOMY = Path(__file__).resolve().parent / "data" / "taxonomy.yaml"
 
 
 def read_jsonl(path: Path) -> list[dict]:

@@ -1,13 +1,24 @@
 """Curated data files, loaded and validated together.
 
-Everything a person decided lives in ``data/`` as reviewable YAML:
+Everything a person decided is reviewable YAML, in two layers:
 
-* ``venues.yaml``       canonical venues and their spellings;
-* ``non_names.yaml``    author-list tokens that are not people;
-* ``authors.yaml``      aliases (several spellings, one person) and splits
-                        (one spelling, several people);
-* ``corrections.yaml``  fixes keyed by paper id, each with a ``source``;
-* ``taxonomy.yaml``     techniques (loaded by ``taxonomy.py``).
+* *Reference data* about the field ships with the package, in
+  ``build_graph/data/``, so any site that installs the plugin has it:
+
+  * ``taxonomy.yaml``     techniques (loaded by ``taxonomy.py``);
+  * ``venues.yaml``       canonical venues and their spellings;
+  * ``non_names.yaml``    author-list tokens that are not people.
+
+* *Site data* is about one atlas's own papers, in the site's data folder
+  (``data/`` here; the plugin's ``data`` option elsewhere):
+
+  * ``authors.yaml``      aliases (several spellings, one person) and splits
+                          (one spelling, several people);
+  * ``corrections.yaml``  fixes keyed by paper id, each with a ``source``.
+
+A site may also put its own ``taxonomy.yaml``, ``venues.yaml`` or
+``non_names.yaml`` in its data folder; each replaces the packaged file
+whole (never merged, so what a page shows is what one file says).
 
 This module is the one place that knows those file names, so the pipeline,
 the CLI and the tests load curation the same way. Everything is validated
@@ -29,11 +40,23 @@ from .normalize.nonnames import NonNames, load_non_names
 from .normalize.venues import VenueTable, load_venues
 from .yamlio import LineDict, LineList, load_yaml_file
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+REFERENCE_DIR = Path(__file__).resolve().parent / "data"
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 CORRECTABLE = ("title", "venue", "year", "date")
-# Files every build needs; authors.yaml and corrections.yaml are optional.
-REQUIRED_FILES = ("taxonomy.yaml", "venues.yaml", "non_names.yaml")
+# Files every build needs: the site's own copy, else the packaged one.
+REFERENCE_FILES = ("taxonomy.yaml", "venues.yaml", "non_names.yaml")
+# Files only a site can have; both are optional.
+SITE_FILES = ("authors.yaml", "corrections.yaml")
+
+
+def curated_file(data_dir: Path | None, name: str) -> Path:
+    """Where ``name`` is read from: the site's data folder, or for reference
+    files the package's own when the site has none."""
+    if data_dir is not None and (Path(data_dir) / name).is_file():
+        return Path(data_dir) / name
+    if name in REFERENCE_FILES:
+        return REFERENCE_DIR / name
+    return Path(data_dir or REFERENCE_DIR) / name
 
 
 @dataclass
@@ -71,7 +94,7 @@ class Correction:
 
 @dataclass
 class Curation:
-    data_dir: Path
+    data_dir: Path | None
     venues: VenueTable
     non_names: NonNames
     aliases: list[AuthorAlias] = field(default_factory=list)
@@ -79,6 +102,14 @@ class Curation:
     corrections: list[Correction] = field(default_factory=list)
     authors_file: str = "data/authors.yaml"
     corrections_file: str = "data/corrections.yaml"
+
+    @property
+    def taxonomy_file(self) -> Path:
+        return curated_file(self.data_dir, "taxonomy.yaml")
+
+    def source_files(self) -> dict[str, Path]:
+        """Every curated file this build reads, by name (for edit links)."""
+        return {name: curated_file(self.data_dir, name) for name in (*REFERENCE_FILES, *SITE_FILES)}
 
     def alias_map(self) -> dict[str, str]:
         """spelling key -> canonical display name."""
@@ -231,12 +262,11 @@ def load_corrections(path: Path, file: str) -> list[Correction]:
 
 
 def load_curation(data_dir: Path | None = None) -> Curation:
-    data_dir = Path(data_dir or DATA_DIR)
-    for name in REQUIRED_FILES:
-        if not (data_dir / name).is_file():
-            raise CurationError("a required curated file is missing", file=_display(data_dir / name),
-                                expected=", ".join(REQUIRED_FILES) + " in the data folder")
-    paths = {name: data_dir / f"{name}.yaml" for name in ("venues", "non_names", "authors", "corrections")}
+    """``data_dir``: the site's data folder; ``None`` or a missing folder means
+    the packaged reference data and no site curation."""
+    data_dir = Path(data_dir) if data_dir is not None else None
+    paths = {name: curated_file(data_dir, f"{name}.yaml")
+             for name in ("venues", "non_names", "authors", "corrections")}
     aliases, splits = load_authors(paths["authors"], _display(paths["authors"]))
     return Curation(
         data_dir=data_dir,

@@ -39,6 +39,7 @@ from .render.markup import md_text
 
 NODE_TYPES = ("paper", "author", "venue", "technique")
 MARKER = "<!-- mlsys-atlas-graph-diff -->"
+REFERENCE_PATH = "build_graph/data"       # the packaged reference data, in the repository
 MAX_VALUE = 200
 MAX_COMMENT = 65_536
 _BUDGET = MAX_COMMENT - 1_000      # room for the truncation note
@@ -47,26 +48,22 @@ _ZWSP = "\u200b"
 
 # --- resolving OLD / NEW -------------------------------------------------------------
 
-def _project_data() -> Path:
-    from .curation import DATA_DIR
-    return DATA_DIR
-
-
 def resolve_side(spec: str, repo_root: Path, workdir: Path) -> tuple[Path, Path]:
     """``(seeds_dir, data_dir)`` for one side of the diff.
 
     A directory is used in place: a seeds folder (with the ``data/`` beside
-    it when there is one, else the project's), or a checkout holding
-    ``seeds/``. Anything else is a git revision of ``repo_root``, whose
-    ``seeds/`` and ``data/`` are extracted into ``workdir`` so the working
-    tree is never touched.
+    it when there is one; the packaged reference data fills in the rest), or
+    a checkout holding ``seeds/``. Anything else is a git revision of
+    ``repo_root``, whose ``seeds/``, ``data/`` and packaged reference data
+    (``build_graph/data/``) are extracted into ``workdir`` so the working tree
+    is never touched: a pull request that edits the taxonomy shows its effect.
     """
     path = Path(spec)
     if path.is_dir():
         if (path / "seeds").is_dir():
             path = path / "seeds"
         sibling = path.resolve().parent / "data"
-        return path, sibling if sibling.is_dir() else _project_data()
+        return path, sibling
     return _extract_revision(spec, Path(repo_root), Path(workdir))
 
 
@@ -92,7 +89,7 @@ def _extract_revision(rev: str, repo_root: Path, workdir: Path) -> tuple[Path, P
                          f"{repo_root}", expected="a seeds folder or a revision such as HEAD~1 "
                          "or origin/main")
     commit = found.stdout.decode().strip()
-    paths = [p for p in ("seeds", "data")
+    paths = [p for p in ("seeds", "data", REFERENCE_PATH)
              if _git(repo_root, "cat-file", "-e", f"{commit}:{p}").returncode == 0]
     if "seeds" not in paths:
         raise AtlasError(f"revision {rev!r} has no seeds/ folder")
@@ -109,6 +106,10 @@ def _extract_revision(rev: str, repo_root: Path, workdir: Path) -> tuple[Path, P
         raise AtlasError(f"could not extract seeds/ and data/ at {rev!r}: {message}")
     data = workdir / "data"
     data.mkdir(exist_ok=True)
+    reference = workdir / REFERENCE_PATH
+    for file in sorted(reference.glob("*.yaml")) if reference.is_dir() else []:
+        if not (data / file.name).exists():    # an older revision kept them in data/
+            shutil.copyfile(file, data / file.name)
     return workdir / "seeds", data
 
 
@@ -411,28 +412,17 @@ def diff_specs(old_spec: str, new_spec: str, repo_root: Path, workdir: Path) -> 
     atlases = []
     for name, spec in (("old", old_spec), ("new", new_spec)):
         seeds, data = resolve_side(spec, repo_root, Path(workdir) / name)
-        atlases.append(_build(name, spec, seeds, data, Path(workdir) / f"{name}-data"))
+        atlases.append(_build(name, spec, seeds, data))
     return diff_atlases(*atlases)
 
 
-def _build(name: str, spec: str, seeds: Path, data: Path, scratch: Path):
-    """Build one side; a curated file the current code requires but that side
-    predates (say the base of the pull request that introduces it) is taken
-    from the project's data/, in a scratch copy, and only that file: optional
-    files such as authors.yaml are never filled in, or the diff would hide
-    the very change under review."""
-    from .curation import REQUIRED_FILES
+def _build(name: str, spec: str, seeds: Path, data: Path):
+    """Build one side. A curated file that side predates (say the base of the
+    pull request that introduces it) comes from the packaged reference data
+    for reference files, and is absent for site files such as authors.yaml:
+    those are never filled in, or the diff would hide the very change under
+    review."""
     from .pipeline import build_atlas
-    missing = [n for n in REQUIRED_FILES
-               if not (data / n).is_file() and (_project_data() / n).is_file()]
-    if missing:
-        if data.is_dir():
-            shutil.copytree(data, scratch, dirs_exist_ok=True)
-        else:
-            scratch.mkdir(parents=True, exist_ok=True)
-        for file in missing:
-            shutil.copyfile(_project_data() / file, scratch / file)
-        data = scratch
     try:
         return build_atlas(seeds, data)
     except OSError as err:

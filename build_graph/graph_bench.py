@@ -9,9 +9,9 @@ number can be predicted from Python:
    project's real listing formats (recombined from ``seeds/``), so the graph
    has a realistic mix of techniques, venues, years and authors.
 2. **Build**: ``mkdocs build`` with the project's ``mkdocs.yml`` inherited and
-   ``extra.atlas.seeds`` pointing at the synthetic seeds. By default this
-   module is added as a second hook that drops the per-entity pages
-   (papers/x.md, authors/y.md, ...) after the atlas hook has generated them:
+   the atlas plugin's ``seeds`` pointing at the synthetic seeds. By default this
+   module is added as a hook that drops the per-entity pages
+   (papers/x.md, authors/y.md, ...) after the atlas plugin has generated them:
    they do not change the graph page, and rendering 25,000 of them takes
    MkDocs many minutes. ``--full`` builds the whole site instead.
 3. **Measure**: the site is served on 127.0.0.1 and Debian's Chromium
@@ -92,10 +92,10 @@ def write_seeds(folder: Path, papers: int, seed: int) -> None:
 
 def build_site(seeds: Path, out: Path, full: bool) -> float:
     config = ROOT / f".graph-bench-{uuid.uuid4().hex[:12]}.yml"
-    hooks = ["build_graph/mkdocs_hook.py"] + ([] if full else ["build_graph/graph_bench.py"])
+    hooks = [] if full else ["build_graph/graph_bench.py"]
     config.write_text("INHERIT: mkdocs.yml\n"
                       "hooks:\n" + "".join(f"  - {hook}\n" for hook in hooks) +
-                      f"extra:\n  atlas:\n    seeds: {seeds.resolve().as_posix()!r}\n",
+                      f"plugins:\n  mlsys-atlas:\n    seeds: {seeds.resolve().as_posix()!r}\n",
                       encoding="utf-8")
     start = time.perf_counter()
     try:

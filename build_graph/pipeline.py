@@ -36,7 +36,6 @@ from .sources.text import decode_listing, MAX_LISTING_BYTES
 from .tagging import Tagger
 from .taxonomy import Taxonomy, load_taxonomy
 
-TAXONOMY_FILE = "taxonomy.yaml"
 
 
 @dataclass
@@ -55,6 +54,7 @@ class Atlas:
     related: dict[str, list[Related]]
     errors: list[AtlasError]
     seeds_dir: Path
+    curated_files: dict[str, Path] = field(default_factory=dict)    # name -> the file read
 
     @property
     def findings(self) -> list[Finding]:
@@ -125,7 +125,7 @@ def apply_overrides(paper, taxonomy: Taxonomy) -> None:
         if technique is None or technique.is_area:
             raise CurationError(f"technique override names unknown technique {override.technique!r}",
                                 file=override.file, line=override.line,
-                                expected="a technique id from data/taxonomy.yaml")
+                                expected="a technique id from taxonomy.yaml")
         paper.techniques = [t for t in paper.techniques if t.technique != override.technique]
         if override.action == "add":
             paper.techniques.append(TechniqueTag(override.technique, override.reason, "curation"))
@@ -173,7 +173,7 @@ def load_tagging(path: Path) -> tuple[Taxonomy, Tagger]:
     """
     if not path.is_file():
         raise CurationError("the technique taxonomy is missing", file=str(path),
-                            expected="data/taxonomy.yaml (see docs/tagging.md)")
+                            expected="taxonomy.yaml (see docs/tagging.md)")
     key = (str(path.resolve()), hashlib.sha256(path.read_bytes()).hexdigest())
     if key in _TAXONOMY_CACHE:
         return _TAXONOMY_CACHE[key]
@@ -190,7 +190,7 @@ def build_atlas(seeds_dir: Path, data_dir: Path | None = None, *, strict: bool =
     if not seeds_dir.is_dir():
         raise AtlasError("seeds folder does not exist", file=str(seeds_dir))
     curation = curation or load_curation(data_dir)
-    taxonomy, tagger = load_tagging(curation.data_dir / TAXONOMY_FILE)
+    taxonomy, tagger = load_tagging(curation.taxonomy_file)
     sources = read_sources(seeds_dir, cache)
     if strict and sources.errors:
         if len(sources.errors) == 1:
@@ -201,4 +201,5 @@ def build_atlas(seeds_dir: Path, data_dir: Path | None = None, *, strict: bool =
     tag_papers(corpus, tagger, taxonomy)
     graph = build_graph(corpus, taxonomy)
     return Atlas(corpus=corpus, taxonomy=taxonomy, graph=graph,
-                 related=related_papers(corpus.papers), errors=sources.errors, seeds_dir=seeds_dir)
+                 related=related_papers(corpus.papers), errors=sources.errors, seeds_dir=seeds_dir,
+                 curated_files=curation.source_files())

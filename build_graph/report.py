@@ -21,7 +21,7 @@ CODES = {
     "duplicate-author": "Names repeated within one author list",
     "likely-duplicate": "Likely duplicate people (paste the alias line into data/authors.yaml if right)",
     "no-technique": "Papers without techniques",
-    "unknown-venue": "Venues not in data/venues.yaml",
+    "unknown-venue": "Venues not in venues.yaml",
     "ambiguous-date": "Dates whose year cannot be settled",
     "bad-date": "Dates that do not exist (kept only the year)",
     "unassigned-split": "Papers by a split name assigned to none of its people",

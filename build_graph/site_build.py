@@ -12,6 +12,7 @@ import hashlib
 from contextlib import contextmanager
 from pathlib import Path
 
+from .curation import REFERENCE_DIR
 from .pipeline import ParseCache, build_atlas
 from .render.notes import edit_targets, load_notes
 from .render.site import render_site
@@ -60,17 +61,18 @@ class SiteBuilder:
         self._last: tuple[str, dict[str, str]] | None = None
         self.previous: dict[str, str] = {}      # the files of the build before the last one
         self.atlas = None
-        self.edit_targets: dict[str, str] = {}
+        self.edit_targets: dict[str, Path] = {}
 
-    def build(self, seeds_dir: Path, data_dir: Path, notes_dir: Path | None = None) -> dict[str, str]:
-        fingerprint = inputs_fingerprint(seeds_dir, data_dir, *([notes_dir] if notes_dir else []))
+    def build(self, seeds_dir: Path, data_dir: Path | None, notes_dir: Path | None = None) -> dict[str, str]:
+        # The packaged reference data too: editing the taxonomy under ``mkdocs serve`` rebuilds.
+        fingerprint = inputs_fingerprint(seeds_dir, REFERENCE_DIR, *[d for d in (data_dir, notes_dir) if d])
         self.previous = self._last[1] if self._last else {}
         if self._last and self._last[0] == fingerprint:
             return self._last[1]
         with collector_paused():
             return self._build(fingerprint, seeds_dir, data_dir, notes_dir)
 
-    def _build(self, fingerprint: str, seeds_dir: Path, data_dir: Path, notes_dir: Path | None) -> dict[str, str]:
+    def _build(self, fingerprint: str, seeds_dir: Path, data_dir: Path | None, notes_dir: Path | None) -> dict[str, str]:
         self.atlas = build_atlas(seeds_dir, data_dir, strict=True, cache=self.cache)
         valid = {
             "papers": {p.slug for p in self.atlas.corpus.papers},
@@ -80,6 +82,6 @@ class SiteBuilder:
         }
         notes = load_notes(notes_dir, valid)
         pages = render_site(self.atlas, notes)
-        self.edit_targets = edit_targets(self.atlas, notes, seeds_dir.name)
+        self.edit_targets = edit_targets(self.atlas, notes)
         self._last = (fingerprint, pages)
         return pages

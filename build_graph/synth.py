@@ -38,7 +38,7 @@ from .sources.text import decode_listing
 
 SOURCE_SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 
-# Venue keys of data/venues.yaml whose upper-case spelling is an accepted alias
+# Venue keys of venues.yaml whose upper-case spelling is an accepted alias
 # (papers.cool headers are ``OSDI.2022``, ``EUROSYS.2023``, ...).
 VENUES = ("MLSys", "OSDI", "SOSP", "NSDI", "EuroSys", "ASPLOS", "ATC", "ISCA", "MICRO",
           "NeurIPS", "ICML", "ICLR", "SIGCOMM")

@@ -1,4 +1,4 @@
-"""Load and check the curated technique taxonomy (``data/taxonomy.yaml``).
+"""Load and check the curated technique taxonomy (``build_graph/data/taxonomy.yaml``).
 
 Contributors change the taxonomy by pull request, so loading doubles as the
 review: every problem is reported at once, each with file and line, and an

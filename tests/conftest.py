@@ -17,7 +17,7 @@ def root() -> Path:
 @pytest.fixture(scope="session")
 def atlas():
     from build_graph.pipeline import build_atlas
-    return build_atlas(ROOT / "seeds", strict=True)
+    return build_atlas(ROOT / "seeds", ROOT / "data", strict=True)
 
 
 @pytest.fixture(scope="session")

@@ -204,8 +204,8 @@ def _small_config(tmp_path):
     from mkdocs.config import load_config
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
-    overrides = {"INHERIT": str(ROOT / "mkdocs.yml"), "docs_dir": "docs", "hooks": [], "watch": [],
-                 "nav": ["index.md"], "theme": {"custom_dir": str(ROOT / "overrides")}}
+    overrides = {"INHERIT": str(ROOT / "mkdocs.yml"), "docs_dir": "docs", "watch": [],
+                 "nav": ["index.md"], "plugins": ["search"]}
     (tmp_path / "mkdocs.yml").write_text(json.dumps(overrides), encoding="utf-8")
     config = load_config(str(tmp_path / "mkdocs.yml"))
     config.plugins._current_plugin = "atlas"   # what MkDocs sets while a hook runs
@@ -267,12 +267,13 @@ def test_fast_path_reuses_unchanged_pages_across_builds(tmp_path):
     assert fast.reused == 2 and third["a"].html == first["a"].html
 
 
-def test_hook_keeps_pages_between_builds_only_under_serve():
-    from build_graph import mkdocs_hook
-    mkdocs_hook.on_startup(command="serve", dirty=False)
-    assert mkdocs_hook._fast.keep_between_builds
-    mkdocs_hook.on_startup(command="build", dirty=False)
-    assert not mkdocs_hook._fast.keep_between_builds
+def test_plugin_keeps_pages_between_builds_only_under_serve():
+    from build_graph.plugin import AtlasPlugin
+    plugin = AtlasPlugin()
+    plugin.on_startup(command="serve", dirty=False)
+    assert plugin.fast.keep_between_builds
+    plugin.on_startup(command="build", dirty=False)
+    assert not plugin.fast.keep_between_builds
 
 
 # --- the benchmark, once, tiny ---------------------------------------------------------------

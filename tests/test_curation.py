@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from build_graph.curation import REFERENCE_DIR
 from build_graph.errors import CurationError
 from build_graph.pipeline import build_atlas
 from build_graph.render.notes import load_notes
@@ -201,8 +202,10 @@ def test_notes_appear_and_unknown_ids_fail(project):
 def test_edit_targets_point_at_the_file_that_changes_the_page(project):
     builder = SiteBuilder()
     builder.build(project / "seeds", project / "data")
-    assert builder.edit_targets["papers/pipelines-revisited.md"] == "seeds/listing.txt"
-    assert builder.edit_targets["techniques/quantization.md"] == "data/taxonomy.yaml"
+    assert builder.edit_targets["papers/pipelines-revisited.md"] == project / "seeds" / "listing.txt"
+    # The project's data/ has no taxonomy of its own: the packaged one changes the page.
+    assert builder.edit_targets["techniques/quantization.md"] == REFERENCE_DIR / "taxonomy.yaml"
+    assert builder.edit_targets["authors/ana-silva.md"] == project / "data" / "authors.yaml"
 
 
 def test_quality_report_suggests_alias_lines(project):

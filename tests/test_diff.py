@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from build_graph.curation import REFERENCE_DIR
 from build_graph.diff import MARKER, diff_atlases, diff_specs, format_markdown, resolve_side
 from build_graph.errors import AtlasError
 from build_graph.pipeline import build_atlas
@@ -236,8 +237,9 @@ def git(repo: Path, *args: str) -> None:
 @pytest.fixture
 def repo(tmp_path):
     repo = make_side(tmp_path, "repo")
+    shutil.copytree(REFERENCE_DIR, repo / "build_graph" / "data")     # as the project keeps it
     git(repo, "init", "-q")
-    git(repo, "add", "seeds", "data")
+    git(repo, "add", "seeds", "data", "build_graph")
     git(repo, "commit", "-q", "-m", "seeds")
     (repo / "seeds" / "900_new_listing.txt").write_text(NEW_LISTING, encoding="utf-8")
     remove_entry(repo / "seeds" / PAPERS_COOL, "#10 GiPH:", "#11 SIRIUS:")
@@ -286,7 +288,8 @@ def test_resolve_side_uses_a_folder_in_place(tmp_path):
     assert resolve_side(str(side), ROOT, tmp_path / "w")[0] == side / "seeds"
     lone = tmp_path / "lone"
     shutil.copytree(ROOT / "seeds", lone)
-    assert resolve_side(str(lone), ROOT, tmp_path / "w")[1] == ROOT / "data"
+    # No data/ beside it: no site curation, and the packaged reference data.
+    assert resolve_side(str(lone), ROOT, tmp_path / "w")[1] == (tmp_path / "data").resolve()
 
 
 @pytest.mark.parametrize("spec", ["no-such-revision", "--output=/tmp/x", "HEAD~5"])
@@ -300,10 +303,10 @@ def test_bad_revision_is_a_clear_error(repo, tmp_path, spec):
 
 def test_revision_before_a_required_curated_file_still_builds(repo):
     """The base of the pull request that introduces taxonomy.yaml has none: that
-    side borrows the project's copy, so with the same file at HEAD nothing changes."""
-    git(repo, "rm", "-q", "data/taxonomy.yaml")
+    side borrows the packaged copy, so with the same file at HEAD nothing changes."""
+    git(repo, "rm", "-q", "-r", "build_graph")
     git(repo, "commit", "-q", "-m", "before the taxonomy existed")
-    shutil.copyfile(ROOT / "data" / "taxonomy.yaml", repo / "data" / "taxonomy.yaml")
+    shutil.copyfile(REFERENCE_DIR / "taxonomy.yaml", repo / "data" / "taxonomy.yaml")
     git(repo, "add", "data/taxonomy.yaml")
     git(repo, "commit", "-q", "-m", "the taxonomy arrives")
     result = cli(repo, "HEAD~1", "HEAD")

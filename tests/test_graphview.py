@@ -26,8 +26,8 @@ from build_graph.render.site import render_site
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("ATLAS_TEST_DATA") or ROOT / "data")
 HOSTILE = ROOT / "tests" / "fixtures" / "graph"
-SCRIPT = ROOT / "docs" / "assets" / "atlas-graph.js"
-STYLE = ROOT / "docs" / "assets" / "atlas-graph.css"
+SCRIPT = ROOT / "build_graph" / "assets" / "atlas-graph.js"
+STYLE = ROOT / "build_graph" / "assets" / "atlas-graph.css"
 HREF_TITLE = 'Title with href="javascript:alert(1)" <b>x</b>'
 IMG_TITLE = "Sparse <img src=x onerror=alert(1)> experts {{ config.site_name }}"
 SCRIPT_TITLE = "Quotes \"double\" 'single' & </script><script>alert(2)</script>"

@@ -117,7 +117,7 @@ def test_ledger_balances_for_every_listing(atlas):
 
 
 def test_build_is_deterministic(root, atlas):
-    again = build_atlas(root / "seeds", strict=True)
+    again = build_atlas(root / "seeds", root / "data", strict=True)
     assert export_json(again.graph) == export_json(atlas.graph)
     assert render_site(again) == render_site(atlas)
 

@@ -214,7 +214,7 @@ def _stages():
     from build_graph.tagging import Tagger
     from build_graph.taxonomy import load_taxonomy
     curation = load_curation()
-    taxonomy = load_taxonomy(curation.data_dir / "taxonomy.yaml")
+    taxonomy = load_taxonomy(curation.taxonomy_file)
     return curation, taxonomy, Tagger(taxonomy)
 
 

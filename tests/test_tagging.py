@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from build_graph.corpus_eval import main as corpus_eval_main
+from build_graph.curation import REFERENCE_DIR
 from build_graph.suggest import format_suggestions, phrases, suggest
 from build_graph.model import Technique
 from build_graph.tagging import Tagger, find_term, incidental, normalise, split_sentences
@@ -96,7 +97,7 @@ def mini(tmp_path_factory) -> Tagger:
 
 @pytest.fixture(scope="module")
 def real() -> Tagger:
-    return Tagger(load_taxonomy(ROOT / "data" / "taxonomy.yaml"))
+    return Tagger(load_taxonomy(REFERENCE_DIR / "taxonomy.yaml"))
 
 
 def _ids(tags) -> list[str]:

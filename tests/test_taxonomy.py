@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from build_graph.curation import REFERENCE_DIR
 from build_graph.errors import TaxonomyError
 from build_graph.taxonomy import Taxonomy, load_taxonomy
 
 ROOT = Path(__file__).resolve().parent.parent
-TAXONOMY = ROOT / "data" / "taxonomy.yaml"
+TAXONOMY = REFERENCE_DIR / "taxonomy.yaml"
 
 
 @pytest.fixture(scope="module")

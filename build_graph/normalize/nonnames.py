@@ -1,7 +1,7 @@
 """Tokens that sit in author lists but are not people.
 
 The PyTorch RPC paper lists ``NameError`` among its authors: a scraping
-accident. The rules live in ``data/non_names.yaml`` so that reviewers can see
+accident. The rules live in ``non_names.yaml`` (``build_graph/data/``) so that reviewers can see
 and extend them; a match is dropped from the author list and reported.
 """
 

@@ -130,7 +130,7 @@ class _Normaliser:
             if key is None:
                 key = tidy(stated)
                 self.warn(entry.source, "unknown-venue",
-                          f"venue {key!r} is not in data/venues.yaml; kept as written")
+                          f"venue {key!r} is not in venues.yaml; kept as written")
             year = entry.year if entry.venue and entry.year else (sidecar.year if sidecar else None)
             return key, year or entry.year
         for text in [*entry.comments, entry.proceedings or ""]:

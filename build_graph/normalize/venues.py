@@ -1,4 +1,4 @@
-"""Venue names: one canonical key per conference, read from ``data/venues.yaml``.
+"""Venue names: one canonical key per conference, read from ``venues.yaml`` (``build_graph/data/``).
 
 A venue can arrive as a listing header (``MLSYS``), a sidecar value, an arXiv
 comment (``Accepted to NeurIPS 2022``) or a DOI proceedings name (``Proceedings

@@ -22,6 +22,7 @@ AUTHORS_INDEX = "authors/index.md"
 VENUES_INDEX = "venues/index.md"
 TECHNIQUES_INDEX = "techniques/index.md"
 GRAPH_PAGE = "graph/index.md"
+HOME_PAGE = "index.md"           # used only when the site has no home page of its own
 QUALITY_PAGE = "quality.md"
 EXPORT_FILE = "assets/atlas.json"
 BIBTEX_FILE = "assets/atlas.bib"

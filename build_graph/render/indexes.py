@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from .context import (AUTHOR, AUTHORS_INDEX, PAPER, PAPERS_INDEX, TECHNIQUE, TECHNIQUES_INDEX,
-                      VENUE, VENUES_INDEX, newest_first)
+from .context import (AUTHOR, AUTHORS_INDEX, GRAPH_PAGE, HOME_PAGE, PAPER, PAPERS_INDEX, QUALITY_PAGE,
+                      TECHNIQUE, TECHNIQUES_INDEX, VENUE, VENUES_INDEX, newest_first)
 from .markup import html_attr, html_text, json_attr, md_link, md_text, rel, rel_url
 
 
@@ -98,7 +98,8 @@ def techniques_index(ctx) -> str:
     out = [_front(), "# Techniques", "",
            f"{sum(1 for t in taxonomy.techniques.values() if not t.is_area)} techniques in "
            f"{len(taxonomy.areas())} areas. The number after each is how many papers use it or a "
-           "narrower technique. [How tagging works](../tagging.md).", ""]
+           "narrower technique. A paper is tagged when a technique's name or one of its phrases "
+           "appears in its title or abstract; each paper page shows the sentence that matched.", ""]
 
     def walk(tid: str, depth: int) -> None:
         t = taxonomy.techniques[tid]
@@ -108,5 +109,25 @@ def techniques_index(ctx) -> str:
 
     for area in taxonomy.areas():
         walk(area.id, 0)
+    out.append("")
+    return "\n".join(out)
+
+
+def home_page(ctx) -> str:
+    """A home page for a site that has none of its own (``docs/index.md``): what
+    the atlas holds and where to start. A site that writes its own keeps it."""
+    here = HOME_PAGE
+    papers, authors = len(ctx.corpus.papers), len(ctx.authors)
+    techniques = sum(1 for t in ctx.taxonomy.techniques.values() if not t.is_area)
+    used = sum(1 for tid in ctx.papers_by_technique if not ctx.taxonomy.techniques[tid].is_area)
+    links = [("Papers", PAPERS_INDEX, f"all {papers}, sortable and filterable by year, venue and technique"),
+             ("Techniques", TECHNIQUES_INDEX, f"{used} of the taxonomy's {techniques} techniques are used here"),
+             ("Authors", AUTHORS_INDEX, f"{authors} people"),
+             ("Venues", VENUES_INDEX, f"{len(ctx.venues)} venues"),
+             ("Graph", GRAPH_PAGE, "papers, authors, venues and techniques as one explorable graph"),
+             ("Data quality", QUALITY_PAGE, "what the listings got wrong and what could not be settled")]
+    out = ["# Atlas", "",
+           f"{papers} papers by {authors} authors, linked through their venues and techniques.", ""]
+    out += [f"- **{md_link(name, rel(here, target))}**: {text}." for name, target, text in links]
     out.append("")
     return "\n".join(out)

@@ -25,8 +25,9 @@ KINDS = {"papers": PAPER, "authors": AUTHOR, "venues": VENUE, "techniques": TECH
 
 @dataclass(frozen=True)
 class Note:
-    path: str          # repository-relative, e.g. notes/papers/tutel.md
+    path: str          # as shown on the page, e.g. notes/papers/tutel.md
     text: str
+    file: Path         # where it is on disk, for "Edit this page"
 
 
 def load_notes(notes_dir: Path | None, valid: dict[str, set[str]]) -> dict[str, Note]:
@@ -46,7 +47,7 @@ def load_notes(notes_dir: Path | None, valid: dict[str, set[str]]) -> dict[str, 
         if ident not in valid.get(kind, set()):
             raise CurationError(f"no {kind[:-1]} with id {ident!r}: this note would never appear",
                                 file=display, expected=f"an existing id (the {kind}/<id>/ part of its URL)")
-        notes[KINDS[kind].format(ident)] = Note(display, decode_listing(path.read_bytes(), display))
+        notes[KINDS[kind].format(ident)] = Note(display, decode_listing(path.read_bytes(), display), path)
     return notes
 
 
@@ -57,17 +58,23 @@ def note_section(notes: dict[str, Note], src_uri: str) -> list[str]:
     return ["## Notes", "", note.text.strip(), "", f"*From `{note.path}`.*", ""]
 
 
-def edit_targets(atlas, notes: dict[str, Note], seeds_prefix: str = "seeds") -> dict[str, str]:
-    """``{page src_uri: repository path of the file that would change it}``."""
+def edit_targets(atlas, notes: dict[str, Note]) -> dict[str, Path]:
+    """``{page src_uri: the file on disk that would change it}``.
+
+    Paths, not URLs: the plugin turns those inside the site's repository into
+    edit links, and gives none for files outside it (the packaged taxonomy
+    of a site that installed the atlas from PyPI is not theirs to edit).
+    """
+    curated = atlas.curated_files
     targets = {}
     for paper in atlas.corpus.papers:
-        targets[PAPER.format(paper.slug)] = f"{seeds_prefix}/{paper.sources[0].file}"
+        targets[PAPER.format(paper.slug)] = atlas.seeds_dir / paper.sources[0].file
     for author in atlas.corpus.authors.values():
-        targets[AUTHOR.format(author.slug)] = "data/authors.yaml"
+        targets[AUTHOR.format(author.slug)] = curated["authors.yaml"]
     for venue in atlas.corpus.venues.values():
-        targets[VENUE.format(venue.slug)] = "data/venues.yaml"
+        targets[VENUE.format(venue.slug)] = curated["venues.yaml"]
     for tid in atlas.taxonomy.techniques:
-        targets[TECHNIQUE.format(tid)] = "data/taxonomy.yaml"
+        targets[TECHNIQUE.format(tid)] = curated["taxonomy.yaml"]
     for src_uri, note in notes.items():
-        targets[src_uri] = note.path
+        targets[src_uri] = note.file
     return targets

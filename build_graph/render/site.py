@@ -11,10 +11,10 @@ from __future__ import annotations
 from ..bibtex import bibtex_file
 from ..graph import export_json
 from ..pipeline import Atlas
-from .context import (AUTHORS_INDEX, BIBTEX_FILE, EXPORT_FILE, PAPERS_INDEX, QUALITY_PAGE, TECHNIQUES_INDEX,
+from .context import (AUTHORS_INDEX, BIBTEX_FILE, EXPORT_FILE, HOME_PAGE, PAPERS_INDEX, QUALITY_PAGE, TECHNIQUES_INDEX,
                       VENUES_INDEX, SiteContext)
 from .explorer import render_explorer
-from .indexes import authors_index, papers_index, techniques_index, venues_index
+from .indexes import authors_index, home_page, papers_index, techniques_index, venues_index
 from .pages import all_pages
 from .quality import quality_page
 
@@ -28,6 +28,7 @@ def render_site(atlas: Atlas, notes: dict | None = None) -> dict[str, str]:
     pages[VENUES_INDEX] = venues_index(ctx)
     pages[TECHNIQUES_INDEX] = techniques_index(ctx)
     pages[QUALITY_PAGE] = quality_page(ctx)
+    pages[HOME_PAGE] = home_page(ctx)
     pages[EXPORT_FILE] = export_json(atlas.graph)
     pages[BIBTEX_FILE] = bibtex_file(atlas)
     pages.update(render_explorer(ctx))

@@ -2,10 +2,10 @@
 
 The site is built once per session exactly as a user builds it
 (``mkdocs build --strict``), from a config that inherits the project's
-``mkdocs.yml`` and only points ``extra.atlas.seeds``/``data`` elsewhere. That
-config is written next to ``mkdocs.yml`` (under a unique name, removed right
-after the build) because MkDocs resolves ``docs_dir`` and the hook relative to
-the config file.
+``mkdocs.yml`` and only points the atlas plugin's ``seeds``/``curation``
+elsewhere. That config is written next to ``mkdocs.yml`` (under a unique
+name, removed right after the build) because MkDocs resolves ``docs_dir``
+relative to the config file.
 
 Chromium is Debian's (``/usr/bin/chromium``), driven by Playwright's Python
 package. Where it is missing the tests skip with the install command, except
@@ -49,9 +49,9 @@ def build_site(seeds: Path, out: Path, site_url: str) -> Path:
     # The served URL as site_url, as a deployment has one: Material's instant
     # navigation only follows links listed in sitemap.xml (empty without a
     # site_url), and matches them by host and port.
-    config.write_text(f"INHERIT: mkdocs.yml\nsite_url: {site_url!r}\nextra:\n  atlas:\n"
+    config.write_text(f"INHERIT: mkdocs.yml\nsite_url: {site_url!r}\nplugins:\n  mlsys-atlas:\n"
                       f"    seeds: {seeds.resolve().as_posix()!r}\n"
-                      f"    data: {data_dir().as_posix()!r}\n", encoding="utf-8")
+                      f"    curation: {data_dir().as_posix()!r}\n", encoding="utf-8")
     try:
         run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q",
                               "-f", str(config), "-d", str(out)],

@@ -1,0 +1,184 @@
+"""The MkDocs plugin: adds the atlas's generated pages to a site, in memory.
+
+Registered under the ``mkdocs.plugins`` entry point as ``mlsys-atlas``, so
+any MkDocs site that installs this package can use it::
+
+    site_name: My field
+    theme: material
+    plugins:
+      - search
+      - mlsys-atlas:
+          seeds: seeds          # listings, sidecars, structured entries, .bib ...
+
+Kept thin on purpose: all logic lives in the ``build_graph`` package (shared
+with the CLI and the tests). ``on_files`` builds the atlas from the seeds
+folder and adds every page with ``File.generated``, so nothing generated is
+ever written into ``docs/`` or committed, and ``mkdocs serve`` always shows
+the current listings. Generated entity pages are ``NOT_IN_NAV``: a full nav
+on every page would make the build quadratic in the number of pages.
+
+What the atlas needs from the site it brings itself: its stylesheets and
+scripts (``assets/``), its theme templates (``theme/``: the escaped
+``<title>`` and a repository link that makes no request to another host)
+and the Markdown extensions its pages use. So a site needs only this
+plugin and a seeds folder.
+
+Any input error fails the build: a published site must not silently miss a
+listing.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+from mkdocs.structure.files import File, InclusionLevel
+
+from .errors import AtlasError
+from .fastpages import FastPages
+from .render.context import HOME_PAGE
+from .render.explorer import vendor_files
+from .site_build import SiteBuilder
+
+log = logging.getLogger("mkdocs.plugins.mlsys-atlas")
+
+PACKAGE = Path(__file__).resolve().parent
+ASSETS = PACKAGE / "assets"
+THEME = PACKAGE / "theme"
+STYLESHEETS = ("assets/atlas.css", "assets/atlas-graph.css")
+SCRIPTS = ("assets/atlas.js", "assets/atlas-graph.js")
+# Generated pages use these (attribute lists for search exclusion, raw HTML
+# blocks with Markdown inside, tables); MkDocs adds toc and tables itself.
+MARKDOWN_EXTENSIONS = ("attr_list", "md_in_html")
+IN_NAV = {"papers/index.md", "authors/index.md", "venues/index.md", "techniques/index.md",
+          "graph/index.md", "quality.md"}
+
+
+class AtlasConfig(base.Config):
+    """``plugins: - mlsys-atlas: {...}`` in mkdocs.yml; paths are relative to it."""
+
+    seeds = c.Dir(exists=True, default="seeds")
+    """Listings, sidecars and structured entries (required)."""
+    curation = c.Dir(exists=False, default="data")
+    """(Not ``data``: a config's own mapping is called that.) The site's curated data: authors.yaml, corrections.yaml, and optionally its
+    own taxonomy.yaml / venues.yaml / non_names.yaml in place of the packaged ones."""
+    notes = c.Dir(exists=False, default="notes")
+    """Hand-written notes: ``notes/<papers|authors|venues|techniques>/<id>.md``."""
+    edit_branch = c.Type(str, default="main")
+    """The branch "Edit this page" links open, when ``repo_url`` is set."""
+
+
+class AtlasPlugin(BasePlugin[AtlasConfig]):
+    """One instance lives as long as ``mkdocs serve`` does; so does its state:
+    the parse and tag caches (``builder``) and the fast path's page cache
+    (``fast``)."""
+
+    def __init__(self):
+        self.builder = SiteBuilder()
+        self.fast = FastPages()
+        self.dirty = False
+
+    def on_startup(self, *, command, dirty):
+        """Under ``mkdocs serve`` unchanged pages keep their HTML from one build to the next;
+        under ``mkdocs serve --dirty`` MkDocs does not even render them again."""
+        self.fast.keep_between_builds = command == "serve"
+        self.dirty = dirty
+
+    def on_config(self, config):
+        """Edit links only when the site knows its repository; the atlas's own
+        assets, templates and Markdown extensions; and the input folders watched
+        under ``mkdocs serve``."""
+        # Without a repository URL there is nothing honest to link to, and
+        # MkDocs would warn about a relative ``edit_uri``.
+        config.edit_uri = f"edit/{self.config.edit_branch}/" if config.repo_url else None
+        for uri in STYLESHEETS:
+            if uri not in config.extra_css:
+                config.extra_css.append(uri)
+        scripts = {str(script) for script in config.extra_javascript}
+        config.extra_javascript.extend(uri for uri in SCRIPTS if uri not in scripts)
+        # After the site's own custom_dir (which may override anything), before the theme.
+        config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME))
+        for name in MARKDOWN_EXTENSIONS:
+            if name not in config.markdown_extensions:
+                config.markdown_extensions.append(name)
+        for folder in (self.config.seeds, self.config.curation, self.config.notes):
+            if Path(folder).is_dir() and folder not in config.watch:
+                config.watch.append(folder)
+        return config
+
+    def on_files(self, files, config):
+        seeds, data, notes = (Path(folder) for folder in
+                              (self.config.seeds, self.config.curation, self.config.notes))
+        try:
+            generated = self.builder.build(seeds, data if data.is_dir() else None,
+                                           notes if notes.is_dir() else None)
+        except AtlasError as err:
+            raise PluginError(f"MLSys Atlas: {err.format()}") from None
+        root = Path(config.config_file_path).resolve().parent
+        docs_prefix = _inside(Path(config.docs_dir), root)
+        for file in files:
+            if file.generated_by is None and docs_prefix is not None:
+                file.edit_uri = f"{docs_prefix}/{file.src_uri}"
+        for src_uri, content in generated.items():
+            if src_uri == HOME_PAGE and files.get_file_from_path(src_uri) is not None:
+                continue                       # the site's own home page wins
+            existing = files.get_file_from_path(src_uri)
+            if existing is not None:
+                files.remove(existing)
+            if not src_uri.endswith(".md"):
+                files.append(File.generated(config, src_uri, content=content))
+                continue
+            inclusion = InclusionLevel.UNDEFINED if src_uri in IN_NAV | {HOME_PAGE} else InclusionLevel.NOT_IN_NAV
+            page = File.generated(config, src_uri, content=content, inclusion=inclusion)
+            if self.dirty and self.builder.previous.get(src_uri) == content and Path(page.abs_dest_path).is_file():
+                # MkDocs' --dirty rebuilds a file when ``is_modified()``, always
+                # true for generated content; this page is the same as last time.
+                page.is_modified = _unchanged
+            target = self.builder.edit_targets.get(src_uri)
+            page.edit_uri = _inside(target, root) if target else None
+            files.append(page)
+        for src_uri, path in {**vendor_files(), **_own_assets()}.items():
+            if files.get_file_from_path(src_uri) is None:
+                files.append(File.generated(config, src_uri, abs_src_path=str(path)))
+        log.info("MLSys Atlas: %d generated files", len(generated))
+        return files
+
+    def on_page_markdown(self, markdown, *, page, config, files):
+        """Generated pages skip Python-Markdown when they can (``build_graph/fastpages.py``)."""
+        return self.fast.on_page_markdown(markdown, page, config, files)
+
+    @event_priority(100)
+    def _search_indexes_the_search_view(self, context, *, page, config, nav):
+        self.fast.show_search_view(page)
+
+    @event_priority(-100)
+    def _readers_get_the_whole_page(self, context, *, page, config, nav):
+        self.fast.show_whole_page(page)
+
+    # mkdocs-material's search plugin (priority 0) indexes ``page.content`` in this
+    # event. Generated pages hand it their text without the ``data-search-exclude``
+    # sections, which it would parse only to drop (docs/performance.md), and get
+    # their whole HTML back before the page template renders it.
+    on_page_context = CombinedEvent(_search_indexes_the_search_view, _readers_get_the_whole_page)
+
+
+def _unchanged() -> bool:
+    return False
+
+
+def _own_assets() -> dict[str, Path]:
+    """The atlas's stylesheets and scripts, served from the installed package."""
+    return {f"assets/{path.name}": path for path in sorted(ASSETS.iterdir()) if path.is_file()}
+
+
+def _inside(path: Path, root: Path) -> str | None:
+    """``path`` relative to the site's folder, or None when it lies outside it
+    (then it is no file of the site's repository to link to)."""
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return None

@@ -1,0 +1,139 @@
+"""The atlas as a MkDocs plugin in somebody else's site.
+
+A user who runs ``pip install`` on this package adds ``mlsys-atlas`` to the
+``plugins`` of their own ``mkdocs.yml``; the site holds nothing but that
+config, a seeds folder and the (possibly empty) docs folder MkDocs requires.
+These tests build exactly that in ``tmp_path`` with ``mkdocs build --strict``,
+through the ``mkdocs.plugins`` entry point, as a user would.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE_SEEDS = ROOT / "tests" / "fixtures" / "hostile" / "seeds"
+
+MINIMAL_CONFIG = """\
+site_name: My field
+theme:
+  name: material
+plugins:
+  - search
+  - mlsys-atlas
+"""
+
+
+def mkdocs_build(site: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", *args],
+                          cwd=site, capture_output=True, text=True,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+
+
+def minimal_site(folder: Path, config: str = MINIMAL_CONFIG, seeds: Path = HOSTILE_SEEDS) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "mkdocs.yml").write_text(config, encoding="utf-8")
+    shutil.copytree(seeds, folder / "seeds")
+    (folder / "docs").mkdir()                   # MkDocs refuses a site without one; it stays empty
+    return folder
+
+
+@pytest.fixture(scope="module")
+def external(tmp_path_factory):
+    site = minimal_site(tmp_path_factory.mktemp("external") / "site")
+    result = mkdocs_build(site)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return site
+
+
+def test_minimal_site_gets_every_page(external):
+    built = external / "site"
+    for page in ("index.html", "papers/index.html", "authors/index.html", "venues/index.html",
+                 "techniques/index.html", "graph/index.html", "quality/index.html"):
+        assert (built / page).is_file(), page
+    from build_graph.pipeline import build_atlas
+    expected = {p.slug for p in build_atlas(HOSTILE_SEEDS).corpus.papers}
+    assert {p.name for p in (built / "papers").iterdir() if p.is_dir()} == expected
+    assert (built / "assets" / "atlas.json").is_file() and (built / "assets" / "atlas.bib").is_file()
+
+
+def test_minimal_site_brings_its_own_assets_and_templates(external):
+    built = external / "site"
+    home = (built / "index.html").read_text("utf-8")
+    for asset in ("assets/atlas.css", "assets/atlas-graph.css", "assets/atlas.js", "assets/atlas-graph.js"):
+        assert (built / asset).is_file(), asset
+        assert asset in home, asset
+    assert (built / "assets" / "vendor" / "vis-network.min.js").is_file()
+    # Nothing generated is written into the user's folders.
+    assert sorted(p.name for p in external.iterdir()) == ["docs", "mkdocs.yml", "seeds", "site"]
+    assert not any((external / "docs").iterdir())
+
+
+def test_minimal_site_home_page_counts_and_links(external):
+    home = (external / "site" / "index.html").read_text("utf-8")
+    papers = sum(1 for p in (external / "site" / "papers").iterdir() if p.is_dir())
+    assert f"{papers} papers by" in home
+    for target in ("papers/", "techniques/", "authors/", "venues/", "graph/", "quality/"):
+        assert f'href="{target}"' in home, target
+
+
+def test_minimal_site_escapes_hostile_titles_in_the_html_title(external):
+    """The packaged theme template escapes ``<title>``: a listing's markup stays text."""
+    titles = []
+    for page in (external / "site" / "papers").glob("*/index.html"):
+        text = page.read_text("utf-8")
+        title = re.search(r"<title>(.*?)</title>", text, re.S).group(1)
+        assert "<" not in title and ">" not in title, page
+        titles.append(html.unescape(title))
+    assert any("<script>" in t or "<img" in t for t in titles), titles
+
+
+def test_the_project_site_uses_the_plugin_not_a_hook():
+    config = (ROOT / "mkdocs.yml").read_text("utf-8")
+    assert "hooks:" not in config and "mlsys-atlas:" in config
+    assert "sys.path" not in (ROOT / "build_graph" / "plugin.py").read_text("utf-8")
+
+
+@pytest.mark.parametrize("options, message", [
+    ("  - mlsys-atlas:\n      sedes: seeds\n", "option 'sedes': Unrecognised configuration name: sedes"),
+    ("  - mlsys-atlas:\n      seeds: nowhere\n", "option 'seeds': The path"),
+    ("  - mlsys-atlas:\n      edit_branch: [main]\n", "option 'edit_branch'"),
+])
+def test_a_wrong_option_is_reported_by_name(tmp_path, options, message):
+    config = MINIMAL_CONFIG.replace("  - mlsys-atlas\n", options)
+    site = minimal_site(tmp_path / "site", config)
+    result = mkdocs_build(site)
+    assert result.returncode != 0
+    assert message in result.stderr, result.stderr
+
+
+def test_an_unreadable_listing_fails_the_build_with_its_name(tmp_path):
+    site = minimal_site(tmp_path / "site")
+    (site / "seeds" / "999_mystery.txt").write_text("no format looks like this\n", encoding="utf-8")
+    result = mkdocs_build(site)
+    assert result.returncode != 0
+    assert "999_mystery.txt" in result.stderr and "no parser recognises" in result.stderr
+
+
+def test_a_site_curation_folder_is_used(tmp_path):
+    """``curation:`` points at the site's own data; a correction there changes the page."""
+    from build_graph.pipeline import build_atlas
+    paper = build_atlas(HOSTILE_SEEDS).corpus.papers[0]
+    config = MINIMAL_CONFIG.replace("  - mlsys-atlas\n", "  - mlsys-atlas:\n      curation: curated\n")
+    site = minimal_site(tmp_path / "site", config)
+    (site / "curated").mkdir()
+    (site / "curated" / "corrections.yaml").write_text(
+        f"corrections:\n  - paper: {paper.slug}\n    year: 1999\n    source: https://example.org/proof\n",
+        encoding="utf-8")
+    result = mkdocs_build(site)
+    assert result.returncode == 0, result.stderr
+    page = (site / "site" / "papers" / paper.slug / "index.html").read_text("utf-8")
+    assert "1999" in page
