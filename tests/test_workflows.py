@@ -20,6 +20,7 @@ from build_graph.diff import MARKER
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = ROOT / ".github" / "workflows"
 BUILD_GRAPH = re.compile(r"python3? -m build_graph\b[^\n|;&>`#]*")
+README_COMMANDS = ROOT / ".ci" / "readme-commands"
 
 
 def load(name: str) -> dict:
@@ -65,8 +66,9 @@ def test_ci_tests_and_builds_on_every_pull_request():
     commands = runs(workflow)
     assert "apt-get install -y -qq chromium" in commands
     assert re.search(r"^bash \.ci/run$", commands, re.MULTILINE)
-    job = workflow["jobs"]["test"]
-    assert job["container"].startswith("python:3.11-")              # Debian with Python 3.11
+    assert re.search(r"^bash \.ci/lowest$", commands, re.MULTILINE)
+    for job in workflow["jobs"].values():
+        assert job["container"].startswith("python:3.11-")          # Debian with Python 3.11
 
 
 def test_ci_script_exists_is_executable_and_runs_tests_and_strict_build():
@@ -74,8 +76,43 @@ def test_ci_script_exists_is_executable_and_runs_tests_and_strict_build():
     assert script.is_file() and os.access(script, os.X_OK)
     text = script.read_text(encoding="utf-8")
     assert text.startswith("#!/usr/bin/env bash")
-    assert "python3 -m pytest" in text and "mkdocs build --strict" in text
-    assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
+    assert ".ci/readme-commands README.md" in text and "mkdocs build --strict" in text
+    assert "build_graph check" in text and "bash .ci/lowest" in text
+    for name in ("run", "lowest"):
+        assert subprocess.run(["bash", "-n", str(ROOT / ".ci" / name)], capture_output=True).returncode == 0
+
+
+def test_ci_runs_the_readmes_own_commands_in_a_fresh_environment():
+    """.ci/run reads the Quick start from the README: exactly two commands,
+    the first serving the site and the second running the tests, each in a
+    virtual environment of its own (never the machine's site-packages)."""
+    result = subprocess.run([sys.executable, str(README_COMMANDS), str(ROOT / "README.md")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    serve, test = result.stdout.splitlines()
+    for command in (serve, test):
+        assert command.startswith("python3 -m venv .venv && .venv/bin/pip install -e ")
+        assert "--system-site-packages" not in command
+    assert serve.endswith("mkdocs serve") and test.endswith("-m pytest")
+
+
+@pytest.mark.parametrize("quick_start, error", [
+    ("```sh\npython3 -m venv .venv && .venv/bin/mkdocs serve\n```\n", "exactly two"),
+    ("```sh\na\n```\n\n```sh\nb\n```\n", "first command serves"),
+    ("", "exactly two"),
+])
+def test_readme_commands_refuses_a_quick_start_it_cannot_run(tmp_path, quick_start, error):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# X\n\n## Quick start\n\n{quick_start}\n## Next\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, str(README_COMMANDS), str(readme)], capture_output=True, text=True)
+    assert result.returncode != 0 and error in result.stderr
+
+
+def test_every_workflow_installs_into_a_fresh_virtual_environment():
+    for path in sorted(WORKFLOWS.glob("*.yml")):
+        for line in runs(load(path.name)).splitlines():
+            if "pip install" in line:
+                assert line.startswith("python3 -m venv .venv && .venv/bin/pip install"), (path.name, line)
 
 
 def test_deploy_builds_strictly_and_publishes_pages_from_main():
@@ -86,7 +123,7 @@ def test_deploy_builds_strictly_and_publishes_pages_from_main():
     assert workflow["permissions"]["id-token"] == "write"
     build = workflow["jobs"]["build"]
     assert build["env"]["ATLAS_REPO_URL"] == "${{ github.server_url }}/${{ github.repository }}"
-    assert "python3 -m mkdocs build --strict" in runs(workflow)
+    assert ".venv/bin/python -m mkdocs build --strict" in runs(workflow)
     actions = [a.split("@")[0] for a in uses(workflow)]
     assert "actions/upload-pages-artifact" in actions and "actions/deploy-pages" in actions
     upload = next(s for s in build["steps"] if s.get("uses", "").startswith("actions/upload-pages"))
@@ -103,7 +140,7 @@ def test_graph_diff_posts_the_report_as_one_updated_comment():
     checkout = next(s for s in steps(workflow) if s.get("uses", "").startswith("actions/checkout"))
     assert checkout["with"]["fetch-depth"] == 0
     diff_step = next(s for s in steps(workflow) if "build_graph diff" in s.get("run", ""))
-    assert 'python3 -m build_graph diff "origin/$BASE_REF" HEAD --out diff.md' in diff_step["run"]
+    assert '.venv/bin/python -m build_graph diff "origin/$BASE_REF" HEAD --out diff.md' in diff_step["run"]
     assert diff_step["env"]["BASE_REF"] == "${{ github.base_ref }}"
     assert "${{" not in diff_step["run"]                            # no expression injection
     comment = next(s for s in steps(workflow) if s.get("uses", "").startswith("actions/github-script"))
