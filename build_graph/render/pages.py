@@ -170,7 +170,7 @@ def paper_page(ctx: SiteContext, paper: Paper) -> str:
             f"All entries: [atlas.bib]({rel(here, BIBTEX_FILE)}).", ""]
     if paper.corrections:
         out += ["## Corrections" + NO_SEARCH, ""]
-        out += [f"- {md_text(field)}: per {md_text(source)}" for field, source in paper.corrections] + [""]
+        out += [f"- {md_text(c.field)}: per {md_text(c.source)}" for c in paper.corrections] + [""]
     out += ["## Sources" + NO_SEARCH, ""]
     for source in paper.sources:
         out.append(f"- `{source.ref}`" + (f" (line {source.line})" if source.line else ""))
