@@ -321,3 +321,47 @@ def test_seed_corrections_join_the_author_graph(atlas):
         "title": "https://arxiv.org/abs/2401.06145", "authors": "https://arxiv.org/abs/2401.06145",
         "venue": "https://github.com/UofT-EcoSystem/Minuet",
         "year": "https://github.com/UofT-EcoSystem/Minuet"}
+
+
+# --- the paper page ------------------------------------------------------------------------------
+
+def test_page_says_the_title_comes_from_a_correction_and_links_its_source(project):
+    from build_graph.site_build import SiteBuilder
+    base = project(f"""corrections:
+  - paper: {NIMBUS}
+    title: "Nimbus: Decode-Length-Aware Request Placement"
+    authors: [Ana Silva]
+    source: https://example.org/nimbus
+  - paper: quantized-serving-for-everyone
+    title: "Quantized Serving for All"
+    source: https://example.org/q
+""")
+    pages = SiteBuilder().build(base / "seeds", base / "data")
+    page = pages[f"papers/{NIMBUS}.md"]
+    assert page.startswith("---\natlas: paper\n---\n\n# Nimbus: Decode\\-Length\\-Aware Request Placement\n")
+    assert '!!! note "Title from a correction"' in page and "Untitled paper" not in page
+    assert "The listing gives no title; this title is recorded in `data/corrections.yaml` from " \
+           "[https://example\\.org/nimbus](<https://example.org/nimbus>)." in page
+    assert "- title, authors: from [https://example\\.org/nimbus](<https://example.org/nimbus>)" in page
+    renamed = pages["papers/quantized-serving-for-everyone.md"]
+    assert "The listing gives the title “Quantized Serving for Everyone”" in renamed
+
+
+@pytest.mark.parametrize("source", [
+    "<script>window.__pwned=1</script>",
+    "javascript:window.__pwned=1",
+    "https://example.org/<script>x</script>",
+])
+def test_hostile_source_and_note_stay_text(project, source):
+    from build_graph.site_build import SiteBuilder
+    base = project(f"""corrections:
+  - paper: {NIMBUS}
+    title: "Nimbus"
+    source: '{source}'
+    note: "<img src=x onerror=window.__pwned=1> [x](javascript:alert(1))"
+""")
+    page = SiteBuilder().build(base / "seeds", base / "data")[f"papers/{NIMBUS}.md"]
+    assert "<script>" not in page and "<img" not in page and "](javascript:" not in page
+    assert "(<javascript:" not in page and "(<https://example.org/<" not in page
+    from build_graph.render.markup import md_text
+    assert md_text(source) in page and "&lt;img src=x" in page            # shown, as text
