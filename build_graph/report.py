@@ -16,7 +16,7 @@ from .normalize import LedgerRow
 CODES = {
     "declared-total": "Listings whose entry count differs from their declared total",
     "truncated-authors": "Truncated author lists (et al.)",
-    "untitled": "Untitled papers (not identified from public records)",
+    "untitled": "Untitled papers, and why they are still untitled",
     "no-authors": "Papers without authors",
     "merged-by-correction": "Papers merged because a correction showed they are one",
     "unknown-paper-id": "Curation entries naming no paper of these seeds (not applied)",
