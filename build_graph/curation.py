@@ -10,11 +10,14 @@ Everything a person decided is reviewable YAML, in two layers:
   * ``non_names.yaml``    author-list tokens that are not people.
 
 * *Site data* is about one atlas's own papers, in the site's data folder
-  (``data/`` here; the plugin's ``data`` option elsewhere):
+  (``data/`` here; the plugin's ``curation`` option elsewhere):
 
   * ``authors.yaml``      aliases (several spellings, one person) and splits
                           (one spelling, several people);
-  * ``corrections.yaml``  fixes keyed by paper id, each with a ``source``.
+  * ``corrections.yaml``  facts from public records, keyed by paper id, each
+                          entry with the ``source`` that states them; and the
+                          untitled papers a curator looked up but could not
+                          identify, each with the reason (``unidentified``).
 
 A site may also put its own ``taxonomy.yaml``, ``venues.yaml`` or
 ``non_names.yaml`` in its data folder; each replaces the packaged file
@@ -42,7 +45,14 @@ from .yamlio import LineDict, LineList, load_yaml_file
 
 REFERENCE_DIR = Path(__file__).resolve().parent / "data"
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-CORRECTABLE = ("title", "venue", "year", "date")
+# Fields a correction may set. ``title``, ``arxiv`` and ``doi`` are identity:
+# they can make two entries one paper (see normalize/papers.py).
+CORRECTABLE = ("title", "authors", "venue", "year", "date", "arxiv", "doi")
+IDENTITY_FIELDS = ("title", "arxiv", "doi")
+_ARXIV_NEW = re.compile(r"^\d{4}\.\d{4,5}$")
+_ARXIV_OLD = re.compile(r"^[a-z][a-z.\-]*/\d{7}$")
+_ARXIV_VERSION = re.compile(r"v\d+$")
+_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 # Files every build needs: the site's own copy, else the packaged one.
 REFERENCE_FILES = ("taxonomy.yaml", "venues.yaml", "non_names.yaml")
 # Files only a site can have; both are optional.
@@ -85,10 +95,29 @@ class AuthorSplit:
 
 @dataclass
 class Correction:
+    """One entry of corrections.yaml: the facts one ``source`` states about one paper.
+
+    A paper may have several entries (one per source), as long as no field is
+    set twice. ``author_lines`` holds the line of each name in ``authors`` so
+    a name that is not a person can be reported where it was written.
+    """
+
     paper: str
     values: dict
     source: str
     overrides: list[TechniqueOverride]
+    line: int
+    note: str | None = None
+    author_lines: list[int] = field(default_factory=list)
+    value_lines: dict = field(default_factory=dict)
+
+
+@dataclass
+class Unidentified:
+    """An untitled paper a curator looked up and could not identify, and why."""
+
+    paper: str
+    reason: str
     line: int
 
 
@@ -100,6 +129,7 @@ class Curation:
     aliases: list[AuthorAlias] = field(default_factory=list)
     splits: list[AuthorSplit] = field(default_factory=list)
     corrections: list[Correction] = field(default_factory=list)
+    unidentified: list[Unidentified] = field(default_factory=list)
     authors_file: str = "data/authors.yaml"
     corrections_file: str = "data/corrections.yaml"
 
@@ -126,15 +156,21 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+_SECTIONS = {"aliases": ("aliases", "splits"), "splits": ("aliases", "splits"),
+             "corrections": ("corrections", "unidentified"),
+             "unidentified": ("corrections", "unidentified")}
+
+
 def _mapping_list(data, key: str, file: str, allowed: set[str]) -> list[tuple[LineDict, int]]:
     if data is None:
         return []
     if not isinstance(data, LineDict):
         raise CurationError("expected a mapping at the top level", file=file, line=1)
-    unknown = set(data) - {"aliases", "splits", "corrections"}
+    unknown = set(data) - set(_SECTIONS[key])
     if unknown:
-        bad = sorted(unknown)[0]
-        raise CurationError(f"unknown key {bad!r}", file=file, line=data.line_of(bad))
+        bad = sorted(unknown, key=str)[0]
+        raise CurationError(f"unknown key {bad!r}", file=file, line=data.line_of(bad),
+                            expected="one of " + ", ".join(_SECTIONS[key]))
     items = data.get(key)
     if items is None:
         return []
@@ -220,45 +256,110 @@ def _overrides(value, file: str, line: int) -> list[TechniqueOverride]:
     return parse_overrides(value, file, line)
 
 
-def load_corrections(path: Path, file: str) -> list[Correction]:
+def _identifier(item: LineDict, key: str, file: str) -> str:
+    value = item[key]
+    line = item.line_of(key)
+    if key == "arxiv":
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise CurationError('quote the arXiv id ("2301.00001"): as a number it loses zeros',
+                                file=file, line=line)
+        text = value.strip() if isinstance(value, str) else ""
+        if _ARXIV_VERSION.search(text) and _ARXIV_NEW.match(_ARXIV_VERSION.sub("", text)):
+            raise CurationError("give the arXiv id without its version", file=file, line=line,
+                                expected="2301.12030, not 2301.12030v2", found=text)
+        if not (_ARXIV_NEW.match(text) or _ARXIV_OLD.match(text)):
+            raise CurationError("'arxiv' is not an arXiv id", file=file, line=line,
+                                expected="YYMM.NNNNN or archive/NNNNNNN", found=str(value)[:60])
+        return text
+    text = value.strip() if isinstance(value, str) else ""
+    for prefix in ("https://doi.org/", "http://doi.org/", "doi:"):
+        if text.lower().startswith(prefix):
+            raise CurationError("give the DOI itself, not a link or 'doi:'", file=file, line=line,
+                                expected="10.NNNN/suffix", found=text[:80])
+    if not _DOI.match(text):
+        raise CurationError("'doi' is not a DOI", file=file, line=line,
+                            expected="10.NNNN/suffix", found=str(value)[:80])
+    return text
+
+
+def _correction_value(item: LineDict, key: str, file: str):
+    value = item[key]
+    line = item.line_of(key)
+    if key == "year":
+        if not isinstance(value, int) or isinstance(value, bool) or not 1900 <= value <= 2100:
+            raise CurationError("'year' must be a four-digit number", file=file, line=line)
+        return value
+    if key == "date":
+        value = value.isoformat() if isinstance(value, dt.date) else value
+        try:
+            dt.date.fromisoformat(str(value))
+        except ValueError:
+            raise CurationError("'date' must be YYYY-MM-DD", file=file, line=line) from None
+        return str(value)
+    if key == "authors":
+        return _texts(item, key, file)
+    if key in ("arxiv", "doi"):
+        return _identifier(item, key, file)
+    return _text(item, key, file)
+
+
+def load_corrections(path: Path, file: str) -> tuple[list[Correction], list[Unidentified]]:
     if not path.exists():
-        return []
+        return [], []
     data = load_yaml_file(path, file)
-    out, seen = [], {}
+    out, seen = [], {}                      # (paper, field) -> line that set it
     for item, line in _mapping_list(data, "corrections", file,
-                                    {"paper", "source", "techniques", *CORRECTABLE}):
+                                    {"paper", "source", "note", "techniques", *CORRECTABLE}):
         paper = _text(item, "paper", file)
-        if paper in seen:
-            raise CurationError(f"paper {paper!r} is already corrected at line {seen[paper]}; "
-                                "merge the two corrections", file=file, line=line)
-        seen[paper] = line
         source = _text(item, "source", file)
-        values = {}
+        values, value_lines = {}, {}
         for key in CORRECTABLE:
             if key not in item:
                 continue
-            value = item[key]
-            if key == "year":
-                if not isinstance(value, int) or isinstance(value, bool) or not 1900 <= value <= 2100:
-                    raise CurationError("'year' must be a four-digit number", file=file,
-                                        line=item.line_of(key))
-            elif key == "date":
-                value = value.isoformat() if isinstance(value, dt.date) else value
-                try:
-                    dt.date.fromisoformat(str(value))
-                except ValueError:
-                    raise CurationError("'date' must be YYYY-MM-DD", file=file,
-                                        line=item.line_of(key)) from None
-            else:
-                value = _text(item, key, file)
-            values[key] = value
+            if (paper, key) in seen:
+                raise CurationError(f"'{key}' of paper {paper!r} is already corrected at line "
+                                    f"{seen[paper, key]}; one source per fact", file=file,
+                                    line=item.line_of(key))
+            seen[paper, key] = item.line_of(key)
+            values[key] = _correction_value(item, key, file)
+            value_lines[key] = item.line_of(key)
+        if "year" in values and "date" in values and int(values["date"][:4]) != values["year"]:
+            raise CurationError(f"'date' {values['date']} is not in 'year' {values['year']}",
+                                file=file, line=item.line_of("date"))
+        author_lines = []
+        if "authors" in values:
+            names = item["authors"]
+            author_lines = list(names.item_lines) if isinstance(names, LineList) else \
+                [item.line_of("authors")] * len(values["authors"])
+            keys: dict[str, int] = {}
+            for name, name_line in zip(values["authors"], author_lines):
+                if name_key(name) in keys:
+                    raise CurationError(f"{name!r} is listed twice in 'authors' (line "
+                                        f"{keys[name_key(name)]})", file=file, line=name_line)
+                keys[name_key(name)] = name_line
         overrides = (_overrides(item["techniques"], file, item.line_of("techniques"))
                      if "techniques" in item else [])
+        if "techniques" in item:
+            if (paper, "techniques") in seen:
+                raise CurationError(f"the techniques of paper {paper!r} are already corrected at "
+                                    f"line {seen[paper, 'techniques']}", file=file,
+                                    line=item.line_of("techniques"))
+            seen[paper, "techniques"] = item.line_of("techniques")
         if not values and not overrides:
             raise CurationError("a correction must change at least one of "
                                 + ", ".join([*CORRECTABLE, "techniques"]), file=file, line=line)
-        out.append(Correction(paper, values, source, overrides, line))
-    return out
+        out.append(Correction(paper, values, source, overrides, line,
+                              note=_text(item, "note", file, required=False),
+                              author_lines=author_lines, value_lines=value_lines))
+    unidentified, listed = [], {}
+    for item, line in _mapping_list(data, "unidentified", file, {"paper", "reason"}):
+        paper = _text(item, "paper", file)
+        if paper in listed:
+            raise CurationError(f"paper {paper!r} is already listed at line {listed[paper]}",
+                                file=file, line=line)
+        listed[paper] = line
+        unidentified.append(Unidentified(paper, _text(item, "reason", file), line))
+    return out, unidentified
 
 
 def load_curation(data_dir: Path | None = None) -> Curation:
@@ -268,13 +369,15 @@ def load_curation(data_dir: Path | None = None) -> Curation:
     paths = {name: curated_file(data_dir, f"{name}.yaml")
              for name in ("venues", "non_names", "authors", "corrections")}
     aliases, splits = load_authors(paths["authors"], _display(paths["authors"]))
+    corrections, unidentified = load_corrections(paths["corrections"], _display(paths["corrections"]))
     return Curation(
         data_dir=data_dir,
         venues=load_venues(paths["venues"], _display(paths["venues"])),
         non_names=load_non_names(paths["non_names"], _display(paths["non_names"])),
         aliases=aliases,
         splits=splits,
-        corrections=load_corrections(paths["corrections"], _display(paths["corrections"])),
+        corrections=corrections,
+        unidentified=unidentified,
         authors_file=_display(paths["authors"]),
         corrections_file=_display(paths["corrections"]),
     )

@@ -17,6 +17,10 @@ change:
 * edges are matched by ``(source, target, type)``;
 * warnings are matched by ``(file, code, message)`` ignoring line and entry
   numbers, so adding a paragraph above a warning does not make it "new";
+* a paper node that disappears while every one of its entries (``FILE#N``)
+  now belongs to another paper was *merged* (say a correction showed two
+  entries to be one paper), not removed, and is listed as such; the ledger
+  (entries made, merged, skipped per listing) is compared file by file;
 * errors of the NEW side are listed whatever OLD had: they break the build.
 
 Everything in the Markdown output that came from a listing goes through
@@ -144,6 +148,23 @@ class EdgeRef:
     target_label: str
 
 
+@dataclass(frozen=True)
+class Merge:
+    """A paper of OLD whose entries all belong to another paper in NEW."""
+
+    node: NodeRef
+    into: NodeRef
+
+
+@dataclass(frozen=True)
+class LedgerChange:
+    """One listing's ledger counts, OLD and NEW (``None``: the listing is absent)."""
+
+    file: str
+    old: tuple[int, int, int, int] | None     # detected, made, merged, skipped
+    new: tuple[int, int, int, int] | None
+
+
 @dataclass
 class GraphDiff:
     added: list[NodeRef] = field(default_factory=list)
@@ -153,11 +174,14 @@ class GraphDiff:
     edges_removed: list[EdgeRef] = field(default_factory=list)
     new_warnings: list[Finding] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)      # errors of NEW: they break the build
+    merged: list[Merge] = field(default_factory=list)    # paper nodes gone into another paper
+    ledger: list[LedgerChange] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
         return not (self.added or self.removed or self.changed or self.edges_added
-                    or self.edges_removed or self.new_warnings or self.errors)
+                    or self.edges_removed or self.new_warnings or self.errors or self.merged
+                    or self.ledger)
 
     def of_type(self, kind: str):
         return ([n for n in self.added if n.type == kind],
@@ -209,6 +233,45 @@ def _edge_order(edge: EdgeRef):
     return edge.type, edge.source, edge.target
 
 
+def _merges(removed: list[NodeRef], old_nodes: dict, new_nodes: dict, ref) -> list[Merge]:
+    """Removed papers whose entries another paper, present on both sides, took on
+    while keeping all of its own.
+
+    Refs (``FILE#N``) alone are not enough: deleting an entry renumbers the
+    later ones, so a removed paper's ref can name a different paper in NEW.
+    A merge is recognised only when the other paper's NEW sources are exactly
+    its OLD sources plus the removed paper's.
+    """
+    owner = {}
+    for node in new_nodes.values():
+        if node.get("type") == "paper":
+            for source in node.get("sources") or []:
+                owner[source] = node["id"]
+    merges = []
+    for gone in removed:
+        sources = old_nodes[gone.id].get("sources") or []
+        targets = {owner.get(s) for s in sources}
+        if gone.type != "paper" or not sources or len(targets) != 1 or None in targets:
+            continue
+        target = targets.pop()
+        if target not in old_nodes:
+            continue
+        before = set(old_nodes[target].get("sources") or [])
+        if set(new_nodes[target].get("sources") or []) == before | set(sources):
+            merges.append(Merge(gone, ref(new_nodes[target])))
+    return merges
+
+
+def _ledger_changes(old_rows, new_rows) -> list[LedgerChange]:
+    def counts(row):
+        return (row.detected, row.made, row.merged, len(row.skipped))
+
+    before = {r.file: counts(r) for r in old_rows}
+    after = {r.file: counts(r) for r in new_rows}
+    return [LedgerChange(f, before.get(f), after.get(f)) for f in sorted(before.keys() | after.keys())
+            if before.get(f) != after.get(f)]
+
+
 def diff_atlases(old, new) -> GraphDiff:
     before, after = node_link(old.graph), node_link(new.graph)
     old_nodes = {n["id"]: n for n in before["nodes"]}
@@ -236,6 +299,11 @@ def diff_atlases(old, new) -> GraphDiff:
                                 key=_edge_order)
     result.edges_removed = sorted((_edge_ref(k, old_nodes) for k in old_edges - new_edges),
                                   key=_edge_order)
+
+    result.merged = _merges(result.removed, old_nodes, new_nodes, ref)
+    gone = {m.node.id for m in result.merged}
+    result.removed = [r for r in result.removed if r.id not in gone]
+    result.ledger = _ledger_changes(old.corpus.ledger, new.corpus.ledger)
 
     seen = {_warning_key(f) for f in _findings(old)}
     result.new_warnings = [f for f in _findings(new) if _warning_key(f) not in seen]
@@ -277,6 +345,8 @@ def _show(value) -> str:
         return "yes" if value else "no"
     if isinstance(value, list):
         return "; ".join(_show(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_show(v)}" for k, v in value.items()) or "(none)"
     return str(value)
 
 
@@ -320,8 +390,12 @@ def _summary(diff: GraphDiff) -> str:
         added, removed, changed = diff.of_type(kind)
         if added or removed or changed:
             parts.append(f"{kind}s {_counts(len(added), len(removed), len(changed))}")
+    if diff.merged:
+        parts.append(f"papers merged {len(diff.merged)}")
     if diff.edges_added or diff.edges_removed:
         parts.append("edges " + _counts(len(diff.edges_added), len(diff.edges_removed)))
+    if diff.ledger:
+        parts.append(_plural(len(diff.ledger), "ledger change"))
     if diff.new_warnings:
         parts.append(_plural(len(diff.new_warnings), "new warning"))
     if diff.errors:
@@ -331,7 +405,8 @@ def _summary(diff: GraphDiff) -> str:
 
 def _node_section(diff: GraphDiff, kind: str) -> list[str]:
     added, removed, changed = diff.of_type(kind)
-    if not (added or removed or changed):
+    merged = [m for m in diff.merged if m.node.type == kind]
+    if not (added or removed or changed or merged):
         return []
     lines = [f"### {kind.capitalize()}s", ""]
     for title, refs in (("Added", added), ("Removed", removed)):
@@ -339,6 +414,11 @@ def _node_section(diff: GraphDiff, kind: str) -> list[str]:
             lines += [f"**{title}** ({len(refs)})", ""]
             lines += [f"- {md_line(r.label)} ({md_id(r.id)})" for r in refs]
             lines.append("")
+    if merged:
+        lines += [f"**Merged** ({len(merged)}): every entry of the paper now belongs to another", ""]
+        lines += [f"- {md_line(m.node.label)} ({md_id(m.node.id)}) → {md_line(m.into.label)} "
+                  f"({md_id(m.into.id)})" for m in merged]
+        lines.append("")
     if changed:
         lines += [f"**Changed** ({len(changed)})", ""]
         for change in changed:
@@ -386,8 +466,26 @@ def format_markdown(diff: GraphDiff, limit: int = MAX_COMMENT) -> str:
     body = [_summary(diff), ""] + _error_section(diff)
     for kind in NODE_TYPES:
         body += _node_section(diff, kind)
-    body += _edge_section(diff) + _warning_section(diff)
+    body += _ledger_section(diff) + _edge_section(diff) + _warning_section(diff)
     return _fit(head + body, limit)
+
+
+def _ledger_section(diff: GraphDiff) -> list[str]:
+    if not diff.ledger:
+        return []
+
+    def cell(counts, i: int) -> str:
+        return "–" if counts is None else str(counts[i])
+
+    lines = ["### Ledger", "", "Entries per listing: detected = made + merged + skipped.", "",
+             "| Listing | Detected | Made | Merged | Skipped |", "| --- | ---: | ---: | ---: | ---: |"]
+    for change in diff.ledger:
+        cells = []
+        for i in range(4):
+            old, new = cell(change.old, i), cell(change.new, i)
+            cells.append(new if old == new else f"{old} → {new}")
+        lines.append(f"| {md_cell(change.file)} | " + " | ".join(cells) + " |")
+    return lines + [""]
 
 
 def _fit(lines: list[str], limit: int) -> str:

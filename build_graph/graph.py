@@ -55,6 +55,7 @@ def paper_attributes(paper: Paper, corpus: Corpus) -> dict:
         "has_code": paper.has_code,
         "techniques": [technique_id(tag.technique) for tag in paper.techniques],
         "sources": [source.ref for source in paper.sources],
+        "corrected": {c.field: c.source for c in paper.corrections},
         "abstract": paper.abstract,
     }
 

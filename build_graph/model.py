@@ -42,6 +42,24 @@ class TechniqueOverride:
     line: int
 
 
+@dataclass(frozen=True)
+class FieldCorrection:
+    """Where one field of a paper comes from when a curator corrected it.
+
+    ``listed`` is what the listings said before (``None``: they said
+    nothing), so a page or a report can tell "the listing gives no title"
+    from "the listing's title was wrong". ``file``/``line`` point at the
+    entry of ``data/corrections.yaml`` that states it.
+    """
+
+    field: str
+    source: str
+    file: str
+    line: int
+    listed: object = None
+    note: str | None = None
+
+
 @dataclass
 class RawEntry:
     """One entry of a listing, as the listing wrote it."""
@@ -149,8 +167,14 @@ class Paper:
     sources: list[Provenance] = field(default_factory=list)
     techniques: list[TechniqueTag] = field(default_factory=list)
     technique_overrides: list[TechniqueOverride] = field(default_factory=list)
-    corrections: list[tuple[str, str]] = field(default_factory=list)   # (field, source)
+    corrections: list[FieldCorrection] = field(default_factory=list)   # in field order
     label_from_text: bool = False     # the label was taken from the abstract
+    merged_ids: list[str] = field(default_factory=list)   # ids that a correction merged into this one
+    unidentified_reason: str | None = None   # untitled, and a curator recorded why
+
+    def corrected(self, name: str) -> FieldCorrection | None:
+        """The correction that set field ``name``, if one did."""
+        return next((c for c in self.corrections if c.field == name), None)
 
     @property
     def untitled(self) -> bool:

@@ -16,7 +16,10 @@ from .normalize import LedgerRow
 CODES = {
     "declared-total": "Listings whose entry count differs from their declared total",
     "truncated-authors": "Truncated author lists (et al.)",
-    "untitled": "Untitled papers",
+    "untitled": "Untitled papers, and why they are still untitled",
+    "no-authors": "Papers without authors",
+    "merged-by-correction": "Papers merged because a correction showed they are one",
+    "unknown-paper-id": "Curation entries naming no paper of these seeds (not applied)",
     "non-name": "Suspected non-names removed from author lists",
     "duplicate-author": "Names repeated within one author list",
     "likely-duplicate": "Likely duplicate people (paste the alias line into data/authors.yaml if right)",
@@ -62,12 +65,26 @@ def paper_findings(atlas) -> list[Finding]:
         first = paper.sources[0]
         if paper.untitled:
             found.append(Finding(first.file, first.line or None, "untitled",
-                                 f"no title; shown as {paper.label!r}"))
+                                 f"no title; shown as {paper.label!r} (paper {paper.slug!r}): "
+                                 + untitled_reason(paper)))
+        if not paper.authors and not paper.authors_truncated:
+            found.append(Finding(first.file, first.line or None, "no-authors",
+                                 f"{paper.label!r} has no authors: its listing names none"
+                                 + ("" if paper.untitled else " and no correction adds them")))
         if paper.authors_truncated:
             found.append(Finding(first.file, first.line or None, "truncated-authors",
                                  f"{paper.label!r}: author list ends in 'et al.' "
                                  f"({len(paper.authors)} names given)"))
     return found
+
+
+def untitled_reason(paper) -> str:
+    """Why a paper is still untitled: the curator's recorded reason, or that
+    nobody has looked it up yet."""
+    if paper.unidentified_reason:
+        return "not identified: " + paper.unidentified_reason
+    return ("not looked up yet: the listing gives no title and data/corrections.yaml has "
+            "neither a title nor an 'unidentified' entry for it")
 
 
 def duplicate_findings(atlas) -> list[Finding]:

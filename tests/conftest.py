@@ -26,3 +26,25 @@ def export(atlas):
 
     from build_graph.graph import export_json
     return json.loads(export_json(atlas.graph))
+
+
+@pytest.fixture(scope="session")
+def listed_atlas(tmp_path_factory):
+    """The real seeds as their listings state them: the project's data/ without
+    corrections.yaml, for tests of what parsing and normalisation alone do
+    (untitled papers, venues from comments). ``atlas`` is the published one."""
+    import shutil
+
+    from build_graph.pipeline import build_atlas
+    data = tmp_path_factory.mktemp("listed") / "data"
+    shutil.copytree(ROOT / "data", data)
+    (data / "corrections.yaml").unlink()
+    return build_atlas(ROOT / "seeds", data, strict=True)
+
+
+@pytest.fixture(scope="session")
+def listed_export(listed_atlas):
+    import json
+
+    from build_graph.graph import export_json
+    return json.loads(export_json(listed_atlas.graph))

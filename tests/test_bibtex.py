@@ -127,8 +127,8 @@ def test_session_schedule_paper_takes_year_from_its_sidecar(atlas):
     assert f["booktitle"].endswith("(MLSys)") and f["year"] == "2022"
 
 
-def test_arxiv_only_untitled_paper_is_misc_with_eprint_and_no_title(atlas):
-    entry = entry_of(atlas, "freqtier-2312-04789")
+def test_arxiv_only_untitled_paper_is_misc_with_eprint_and_no_title(listed_atlas):
+    entry = entry_of(listed_atlas, "freqtier-2312-04789")
     assert entry.startswith("@misc{anon2023freqtier,\n")
     f = fields(entry)
     assert "title" not in f and "author" not in f and "booktitle" not in f
@@ -142,13 +142,13 @@ def test_arxiv_only_untitled_paper_is_misc_with_eprint_and_no_title(atlas):
     ("tilt-2301-12030", "ACM International Conference on Architectural Support for Programming "
                         "Languages and Operating Systems (ASPLOS)"),
 ])
-def test_venue_from_an_arxiv_comment_or_doi_makes_inproceedings(atlas, slug, venue):
-    entry = entry_of(atlas, slug)
+def test_venue_from_an_arxiv_comment_or_doi_makes_inproceedings(listed_atlas, slug, venue):
+    entry = entry_of(listed_atlas, slug)
     assert entry.startswith("@inproceedings{")
     f = fields(entry)
     assert f["booktitle"] == venue
     assert "title" not in f and f["note"].startswith("Untitled in the source listing")
-    assert f["eprint"] == paper(atlas, slug).arxiv
+    assert f["eprint"] == paper(listed_atlas, slug).arxiv
 
 
 def test_asplos_paper_keeps_its_doi(atlas):

@@ -261,6 +261,7 @@ def test_cli_diffs_two_git_revisions(repo, tmp_path):
     md = out.read_text(encoding="utf-8")
     assert md.startswith(MARKER)
     assert "**Summary:** papers 2 added, 1 removed; authors 3 added, 7 removed;" in md
+    assert "| 900\\_new\\_listing\\.txt | – → 2 | – → 2 | – → 0 | – → 0 |" in md
     assert "QuickServe" in md and "GiPH" in md
     # Nothing was written into the repository's working tree.
     assert subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True,
@@ -363,7 +364,7 @@ def test_table_cells_cannot_add_columns(hostile):
     rows = table_rows(md)
     assert rows
     for row in rows:
-        assert unescaped_pipes(row) in (4, 5), row                 # field table | edge table
+        assert unescaped_pipes(row) in (4, 5, 6), row              # field | edge | ledger table
     assert any("Eve \\| Pipe" in row for row in rows)
 
 

@@ -86,8 +86,8 @@ def by_source(export, ref):
     ("002_bcbd238a594dd892.txt#5", None, 2019, "2019-11-06"),
     ("000_828b643ce7fcf97b.txt#1", None, None, None),                 # bare abstract: nothing known
 ])
-def test_venues_and_dates(export, ref, venue, year, date):
-    paper = by_source(export, ref)
+def test_venues_and_dates(listed_export, ref, venue, year, date):
+    paper = by_source(listed_export, ref)
     assert (paper["venue"], paper["year"], paper["date"]) == (venue, year, date)
 
 
@@ -102,12 +102,12 @@ def test_identifiers_links_and_latex(export):
     assert condensa["has_code"] and condensa["urls"] == ["https://github.com/NVlabs/condensa"]
 
 
-def test_untitled_papers_get_labels_never_titles(export):
-    untitled = [p for p in nodes_of(export, "paper") if p["title"] is None]
+def test_untitled_papers_get_labels_never_titles(listed_export):
+    untitled = [p for p in nodes_of(listed_export, "paper") if p["title"] is None]
     assert len(untitled) == 14                         # 4 bare abstracts + 10 arXiv entries
-    assert all(p["untitled"] and p["label"] for p in untitled)
-    assert by_source(export, "000_828b643ce7fcf97b.txt#1")["label"] == "TACCL"
-    assert by_source(export, "001_26a661ad9ca0bb7c.txt#2")["label"] == "PyGim"
+    assert all(p["untitled"] and p["label"] and p["corrected"] == {} for p in untitled)
+    assert by_source(listed_export, "000_828b643ce7fcf97b.txt#1")["label"] == "TACCL"
+    assert by_source(listed_export, "001_26a661ad9ca0bb7c.txt#2")["label"] == "PyGim"
 
 
 def test_ledger_balances_for_every_listing(atlas):

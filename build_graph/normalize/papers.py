@@ -4,6 +4,15 @@ One paper may appear in several listings. Entries are the same paper when
 they share an arXiv id, a DOI or a normalised title; the merged paper keeps
 every provenance. The first entry (in file, then entry order) *makes* the
 paper and later ones are *merged* into it, which is what the ledger counts.
+
+Corrections (``data/corrections.yaml``) are keyed by the paper id the
+listings alone give, so an id never moves when a correction is added. A
+correction of an identity field (title, arXiv id, DOI) is applied to the
+entries *before* merging, because it can reveal that two entries are one
+paper; the merged paper keeps the id of its earliest entry that had a title
+of its own, and the ledger and ``diff`` show the merge. All other corrected
+fields are applied to the merged paper, each with a ``FieldCorrection``
+saying where it came from.
 """
 
 from __future__ import annotations
@@ -12,7 +21,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import AtlasError, CurationError, Finding
-from ..model import Author, Paper, ParsedListing, Provenance, RawEntry, Skip, TechniqueOverride, Venue
+from ..model import (Author, FieldCorrection, Paper, ParsedListing, Provenance, RawEntry, Skip,
+                     TechniqueOverride, Venue)
 from ..sources.sidecar import Sidecar
 from ..sources.text import tidy
 from .dates import candidate_years, complete_date, years_mentioned
@@ -69,6 +79,8 @@ class _Draft:
     categories: list[str]
     comments: list[str]
     overrides: list[TechniqueOverride]
+    listed_id: str = ""                 # the paper id the listings alone give this entry
+    listed: dict = field(default_factory=dict)   # title/arxiv/doi as listed, before corrections
 
     def identity_keys(self) -> list[str]:
         keys = []
@@ -99,6 +111,15 @@ class _Normaliser:
     def warn(self, source: Provenance, code: str, message: str) -> None:
         self.findings.append(Finding(source.file, source.line or None, code, message))
 
+    def person(self, raw: str) -> tuple[str, str]:
+        """``(key, display)`` of one name: case repaired, aliases applied."""
+        display = proper_case(clean_spacing(raw))
+        key = name_key(display)
+        if key in self.aliases:                          # data/authors.yaml: same person
+            display = self.aliases[key]
+            key = name_key(display)
+        return key, display
+
     def authors(self, entry: RawEntry) -> list[tuple[str, str]]:
         result, seen = [], set()
         for raw in entry.authors:
@@ -109,11 +130,7 @@ class _Normaliser:
                           f"{cleaned!r} in the author list of entry {entry.source.entry} is not "
                           f"a person ({reason}); it is left out")
                 continue
-            display = proper_case(cleaned)
-            key = name_key(display)
-            if key in self.aliases:                      # data/authors.yaml: same person
-                display = self.aliases[key]
-                key = name_key(display)
+            key, display = self.person(cleaned)
             if key in seen:
                 self.warn(entry.source, "duplicate-author",
                           f"{display!r} appears twice in the author list of entry "
@@ -214,7 +231,15 @@ def paper_slug(title: str | None, label: str, arxiv: str | None, doi: str | None
     return f"{base}-{short_hash(identity, 8)}"
 
 
-def _merge(group: list[_Draft], normaliser: _Normaliser) -> Paper:
+def _group_slug(group: list[_Draft]) -> str:
+    """The id the merged paper of ``group`` gets from its entries' own fields."""
+    title = _first(d.title for d in group)
+    abstract = max((d.abstract for d in group), key=len)
+    return paper_slug(title, title or label_for(abstract), _first(d.arxiv for d in group),
+                      _first(d.doi for d in group), abstract)
+
+
+def _merge(group: list[_Draft], normaliser: _Normaliser, slug: str) -> Paper:
     head = group[0]
     with_authors = [d for d in group if d.authors]
     chosen = max(with_authors, key=lambda d: (not d.authors_truncated, len(d.authors)),
@@ -232,7 +257,7 @@ def _merge(group: list[_Draft], normaliser: _Normaliser) -> Paper:
     label = title or label_for(abstract)
     urls = list(dict.fromkeys(u for d in group for u in d.urls))
     return Paper(
-        slug=paper_slug(title, label, arxiv, doi, abstract), title=title, label=label,
+        slug=slug, title=title, label=label,
         authors=[key for key, _ in chosen.authors], authors_truncated=chosen.authors_truncated,
         venue=venue, year=year, date=_first(d.date for d in group), arxiv=arxiv, doi=doi,
         urls=urls, has_code=any(d.has_code for d in group) or bool(urls), abstract=abstract,
@@ -273,26 +298,151 @@ def _apply_splits(papers: list[Paper], curation, displays: dict[str, Counter],
             slugs[new_key] = person.id
 
 
-def _apply_corrections(papers: list[Paper], curation, venues: VenueTable,
-                       findings: list[Finding]) -> None:
-    by_slug = {p.slug: p for p in papers}
-    for correction in curation.corrections:
-        paper = by_slug.get(correction.paper)
-        if paper is None:
-            raise CurationError(f"unknown paper id {correction.paper!r}",
-                                file=curation.corrections_file, line=correction.line,
-                                expected="the id shown in the paper's URL (papers/<id>/)")
+@dataclass
+class _Curated:
+    """The corrections and 'unidentified' entries that name a paper of these seeds."""
+
+    corrections: list
+    unidentified: list
+    file: str
+
+
+def _curated_for(curation, ids: set[str], findings: list[Finding]) -> _Curated:
+    """Keep the entries whose paper id these seeds give; report the others.
+
+    Not an error: ``data/`` is shared by every seeds folder the atlas is built
+    from (a diff of a revision that removed a listing, a benchmark), so an
+    entry can name a paper that is not in this one. A typo shows up here.
+    """
+    file = curation.corrections_file
+    for item in [*curation.corrections, *curation.unidentified]:
+        if item.paper not in ids:
+            findings.append(Finding(file, item.line, "unknown-paper-id",
+                                    f"{item.paper!r} is not the id of any paper in these seeds "
+                                    "(papers/<id>/); the entry is not applied"))
+    return _Curated([c for c in curation.corrections if c.paper in ids],
+                    [u for u in curation.unidentified if u.paper in ids], file)
+
+
+def _correct_identities(drafts: list[_Draft], curated: _Curated) -> bool:
+    """Title, arXiv id and DOI corrections, applied to the entries before merging."""
+    changed = False
+    for correction in curated.corrections:
+        for key in ("title", "arxiv", "doi"):
+            if key not in correction.values:
+                continue
+            value = correction.values[key]
+            value = clean_text(value) if key == "title" else value
+            for draft in drafts:
+                if draft.listed_id == correction.paper:
+                    setattr(draft, key, value)
+                    changed = True
+    return changed
+
+
+def _surviving_id(group: list[_Draft]) -> str:
+    """Of several listed ids now one paper: the earliest that had a title of its own
+    (its id comes from that title, which is what other listings will match), else
+    the earliest."""
+    titled = [d.listed_id for d in group if d.listed.get("title")]
+    return titled[0] if titled else group[0].listed_id
+
+
+def _merge_findings(paper: Paper, curated: _Curated) -> list[Finding]:
+    ids = {paper.slug, *paper.merged_ids}
+    lines = sorted({c.value_lines[k] for c in curated.corrections if c.paper in ids
+                    for k in ("title", "arxiv", "doi") if k in c.values})
+    where = ", ".join(f"{curated.file}:{n}" for n in lines)
+    first = paper.sources[0]
+    return [Finding(first.file, first.line or None, "merged-by-correction",
+                    f"paper {old!r} is the same paper as {paper.slug!r} once corrected "
+                    f"({where}); its entries now belong to {paper.slug!r}")
+            for old in paper.merged_ids]
+
+
+def _listed_value(paper: Paper, key: str, listed: list[_Draft], names: dict[str, str]):
+    """What the listings said of ``key`` before the correction: for identity fields,
+    the entries of the corrected id (``listed``); otherwise the merged paper."""
+    if key in ("title", "arxiv", "doi"):
+        return _first(d.listed.get(key) for d in listed)
+    if key == "authors":
+        return [names.get(k, k) for k in paper.authors] or None
+    return getattr(paper, key)
+
+
+def _corrected_authors(correction, normaliser: _Normaliser, file: str) -> list[tuple[str, str]]:
+    """A curated author list, through the same normalisation as a listing's; a name
+    that is not a person, or one person twice, is an error (a curator wrote it)."""
+    result, seen = [], {}
+    for raw, line in zip(correction.values["authors"], correction.author_lines):
+        reason = normaliser.non_names.reason(clean_spacing(raw))
+        if reason:
+            raise CurationError(f"{raw!r} in 'authors' is not a person ({reason})",
+                                file=file, line=line)
+        key, display = normaliser.person(raw)
+        if key in seen:
+            raise CurationError(f"{raw!r} is the same person as line {seen[key]} "
+                                f"(data/authors.yaml alias {display!r})", file=file, line=line)
+        seen[key] = line
+        result.append((key, display))
+    return result
+
+
+def _apply_corrections(papers: list[Paper], listed_ids: dict[str, list[_Draft]], curated: _Curated,
+                       normaliser: _Normaliser, displays: dict[str, Counter]) -> None:
+    file = curated.file
+    owner = {pid: p for p in papers for pid in (p.slug, *p.merged_ids)}
+    names = {key: counts.most_common(1)[0][0] for key, counts in displays.items()}
+    set_by: dict[tuple[str, str], object] = {}
+    for correction in curated.corrections:
+        paper = owner[correction.paper]
         for key, value in correction.values.items():
+            prior = set_by.get((paper.slug, key))
+            if prior is not None:
+                if prior.values[key] != value:
+                    raise CurationError(
+                        f"{prior.paper!r} and {correction.paper!r} are one paper, and their "
+                        f"corrections disagree on '{key}' (line {prior.value_lines[key]})",
+                        file=file, line=correction.value_lines[key])
+                continue
+            set_by[paper.slug, key] = correction
+            listed = _listed_value(paper, key, listed_ids[correction.paper], names)
             if key == "title":
                 paper.title = clean_text(value)
                 paper.label = paper.title
                 paper.label_from_text = False
             elif key == "venue":
-                paper.venue = venues.canonical(value) or value
+                canonical = normaliser.venues.canonical(value)
+                if canonical is None:
+                    raise CurationError(f"venue {value!r} is not in venues.yaml", file=file,
+                                        line=correction.value_lines[key],
+                                        expected="a venue key or alias (add the venue first)")
+                paper.venue = canonical
+            elif key == "authors":
+                people = _corrected_authors(correction, normaliser, file)
+                for person_key, display in people:
+                    displays.setdefault(person_key, Counter())[display] += 1
+                paper.authors = [person_key for person_key, _ in people]
+                paper.authors_truncated = False
             else:
                 setattr(paper, key, value)
-            paper.corrections.append((key, correction.source))
+            paper.corrections.append(FieldCorrection(key, correction.source, file,
+                                                     correction.value_lines[key], listed,
+                                                     correction.note))
         paper.technique_overrides.extend(correction.overrides)
+    order = {"title": 0, "authors": 1, "venue": 2, "year": 3, "date": 4, "arxiv": 5, "doi": 6}
+    for paper in papers:
+        paper.corrections.sort(key=lambda c: order.get(c.field, 99))
+
+
+def _mark_unidentified(papers: list[Paper], curated: _Curated) -> None:
+    owner = {pid: p for p in papers for pid in (p.slug, *p.merged_ids)}
+    for item in curated.unidentified:
+        paper = owner[item.paper]
+        if not paper.untitled:
+            raise CurationError(f"paper {item.paper!r} has a title ({paper.title!r}); remove it "
+                                "from 'unidentified'", file=curated.file, line=item.line)
+        paper.unidentified_reason = item.reason
 
 
 def normalize(listings: list[ParsedListing], sidecars: dict[str, Sidecar], curation,
@@ -311,24 +461,37 @@ def normalize(listings: list[ParsedListing], sidecars: dict[str, Sidecar], curat
             drafts.append(normaliser.draft(entry, sidecars.get(listing.file), years))
     displays: dict[str, Counter] = {}
     for draft in drafts:
+        draft.listed = {"title": draft.title, "arxiv": draft.arxiv, "doi": draft.doi}
         for key, display in draft.authors:
             displays.setdefault(key, Counter())[display] += 1
+    groups = _groups(drafts)
+    listed_ids: dict[str, list[_Draft]] = {}
+    for group in groups:
+        slug = _group_slug(group)
+        if slug in listed_ids:
+            other = listed_ids[slug][0].source
+            raise AtlasError(f"two different papers share the slug {slug!r} "
+                             f"({other.ref} and {group[0].source.ref})",
+                             file=group[0].source.file, line=group[0].source.line)
+        listed_ids[slug] = group
+        for draft in group:
+            draft.listed_id = slug
+    curated = _curated_for(curation, set(listed_ids), findings)
+    if _correct_identities(drafts, curated):
+        groups = _groups(drafts)
     papers = []
-    for group in _groups(drafts):
+    for group in groups:
         ledger[group[0].source.file].made += 1
         for draft in group[1:]:
             ledger[draft.source.file].merged += 1
-        papers.append(_merge(group, normaliser))
-    by_slug: dict[str, Paper] = {}
-    for paper in papers:
-        if paper.slug in by_slug:
-            raise AtlasError(f"two different papers share the slug {paper.slug!r} "
-                             f"({by_slug[paper.slug].sources[0].ref} and {paper.sources[0].ref})",
-                             file=paper.sources[0].file, line=paper.sources[0].line)
-        by_slug[paper.slug] = paper
+        paper = _merge(group, normaliser, _surviving_id(group))
+        paper.merged_ids = [i for i in dict.fromkeys(d.listed_id for d in group) if i != paper.slug]
+        findings.extend(_merge_findings(paper, curated))
+        papers.append(paper)
     author_slugs: dict[str, str] = {}
+    _apply_corrections(papers, listed_ids, curated, normaliser, displays)
     _apply_splits(papers, curation, displays, author_slugs, findings)
-    _apply_corrections(papers, curation, venues, findings)
+    _mark_unidentified(papers, curated)
     used = {key for paper in papers for key in paper.authors}
     authors, taken = {}, {}
     for key in sorted(used):

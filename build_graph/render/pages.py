@@ -114,6 +114,13 @@ def paper_page(ctx: SiteContext, paper: Paper) -> str:
         out += ['!!! info "Untitled paper"',
                 f"    The listing gives no title for this paper. “{md_text(paper.label)}” is a "
                 "label taken from its abstract, not a title.", ""]
+    title_fix = paper.corrected("title")
+    if title_fix:
+        said = ("gives no title" if title_fix.listed is None
+                else f"gives the title “{md_text(str(title_fix.listed))}”")
+        out += ['!!! note "Title from a correction"',
+                f"    The listing {said}; this title is recorded in `data/corrections.yaml` "
+                f"from {_source_link(title_fix.source)}.", ""]
     facts = []
     if paper.authors or paper.authors_truncated:
         facts.append("**Authors:** " + author_links(ctx, paper, here))
@@ -170,12 +177,25 @@ def paper_page(ctx: SiteContext, paper: Paper) -> str:
             f"All entries: [atlas.bib]({rel(here, BIBTEX_FILE)}).", ""]
     if paper.corrections:
         out += ["## Corrections" + NO_SEARCH, ""]
-        out += [f"- {md_text(field)}: per {md_text(source)}" for field, source in paper.corrections] + [""]
+        by_source: dict[tuple, list[str]] = {}
+        for c in paper.corrections:
+            by_source.setdefault((c.source, c.note), []).append(c.field)
+        out += [f"- {md_text(', '.join(fields))}: from {_source_link(source)}"
+                + (f" — {md_text(note)}" if note else "")
+                for (source, note), fields in by_source.items()] + [""]
     out += ["## Sources" + NO_SEARCH, ""]
     for source in paper.sources:
         out.append(f"- `{source.ref}`" + (f" (line {source.line})" if source.line else ""))
     out.append("")
     return "\n".join(out)
+
+
+def _source_link(source: str) -> str:
+    """A correction's source: a link when it is a safe URL, escaped text otherwise."""
+    href = safe_href(source)
+    if href and not any(c.isspace() or c in "<>" for c in href):
+        return f"[{md_text(source)}](<{href}>)"
+    return md_text(source)
 
 
 def author_page(ctx: SiteContext, key: str) -> str:
