@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import Finding
+from .errors import AtlasError, Finding
 
 
 @dataclass(frozen=True, order=True)
@@ -52,6 +52,8 @@ class RawEntry:
     authors_truncated: bool = False
     abstract: str = ""
     venue: str | None = None          # raw venue text: header, comment or proceedings
+    container: str | None = None      # where a structured source says it appeared (booktitle,
+                                      # journal, container-title): a venue, kept as written if unknown
     year: int | None = None
     date: str | None = None           # ISO date, only when the listing gives a full one
     date_text: str | None = None      # a partial date as written, e.g. "Tue 30 Aug"
@@ -64,6 +66,10 @@ class RawEntry:
     session: str | None = None
     urls: list[str] = field(default_factory=list)
     technique_overrides: list[TechniqueOverride] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)   # a curated list's headings above the
+                                                        # entry, outermost first
+    crossref: str | None = None       # BibTeX: key of the entry it inherits fields from, when
+                                      # that entry is not in the same file (resolved by the pipeline)
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,15 @@ class ParsedListing:
     declared_total: int | None = None
     findings: list[Finding] = field(default_factory=list)
     skipped: list[Skip] = field(default_factory=list)
+    # Errors in single entries (a malformed BibTeX entry): reported with file and line
+    # while the file's other entries still import. The entry is also a ``Skip``.
+    errors: list[AtlasError] = field(default_factory=list)
+    # BibTeX only: every entry's expanded fields by lower-cased citation key, so
+    # that a ``crossref`` into this file from another file can be resolved.
+    records: dict[str, dict[str, str]] = field(default_factory=dict)
+    # BibTeX only: own fields of entries whose crossref parent is not in this file,
+    # by entry number, for the pipeline's second pass.
+    unresolved: dict[int, dict[str, str]] = field(default_factory=dict)
 
     @property
     def detected(self) -> int:

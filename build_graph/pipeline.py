@@ -31,6 +31,7 @@ from .normalize.dates import years_mentioned
 from .related import Related, related_papers
 from .sources import listing_kind, parse_text, seed_files
 from .sources import structured as structured_entries
+from .sources.bib import resolve_crossrefs
 from .sources.sidecar import Sidecar, load_sidecar
 from .sources.text import decode_listing, MAX_LISTING_BYTES
 from .tagging import Tagger
@@ -92,6 +93,7 @@ def read_sources(seeds_dir: Path, cache: ParseCache | None = None) -> SourceSet:
                 listing, years = _parse_listing(path, name, cache)
                 result.listings.append(listing)
                 result.years[name] = years
+                result.errors.extend(listing.errors)     # bad entries; the others are in
             elif kind == "structured":
                 listing, years = _parse_listing(path, name, cache, structured=True)
                 result.listings.append(listing)
@@ -197,7 +199,7 @@ def build_atlas(seeds_dir: Path, data_dir: Path | None = None, *, strict: bool =
             raise sources.errors[0]
         raise AtlasError(f"{len(sources.errors)} input files have errors:\n  "
                          + "\n  ".join(e.format() for e in sources.errors))
-    corpus = normalize(sources.listings, sources.sidecars, curation, sources.years)
+    corpus = normalize(resolve_crossrefs(sources.listings), sources.sidecars, curation, sources.years)
     tag_papers(corpus, tagger, taxonomy)
     graph = build_graph(corpus, taxonomy)
     return Atlas(corpus=corpus, taxonomy=taxonomy, graph=graph,

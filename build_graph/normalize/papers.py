@@ -133,11 +133,30 @@ class _Normaliser:
                           f"venue {key!r} is not in data/venues.yaml; kept as written")
             year = entry.year if entry.venue and entry.year else (sidecar.year if sidecar else None)
             return key, year or entry.year
+        if entry.container:
+            return self.container_venue(entry)
         for text in [*entry.comments, entry.proceedings or ""]:
             found = self.venues.find_in_text(text) if text else None
             if found:
                 return found[0], found[1] or entry.year
         return None, entry.year
+
+    def container_venue(self, entry: RawEntry) -> tuple[str, int | None]:
+        """A structured source's booktitle/journal: a known venue, or kept as written.
+
+        The entry's own year wins over a year inside the proceedings name
+        (they agree for a conference; a journal volume name may not).
+        """
+        text = tidy(entry.container)
+        key = self.venues.canonical(text)
+        if key:
+            return key, entry.year
+        found = self.venues.find_in_text(text)
+        if found:
+            return found[0], entry.year or found[1]
+        self.warn(entry.source, "unknown-venue",
+                  f"venue {text!r} is not in data/venues.yaml; kept as written")
+        return text, entry.year
 
     def date(self, entry: RawEntry, sidecar: Sidecar | None, years_in_listing: list[int],
              year: int | None) -> tuple[str | None, int | None]:

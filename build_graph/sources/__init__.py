@@ -19,7 +19,7 @@ from types import ModuleType
 
 from ..errors import Finding, UnknownFormatError
 from ..model import ParsedListing
-from . import (arxiv_listing, author_profile, bare_abstracts, jsonl_corpus, papers_cool,
+from . import (arxiv_listing, author_profile, bare_abstracts, bib, jsonl_corpus, papers_cool,
                session_schedule)
 from .text import read_listing
 
@@ -30,6 +30,7 @@ FORMATS: tuple[ModuleType, ...] = (
     papers_cool,
     session_schedule,
     jsonl_corpus,
+    bib,
 )
 
 MIN_CONFIDENCE = 0.5
