@@ -19,8 +19,8 @@ from types import ModuleType
 
 from ..errors import Finding, UnknownFormatError
 from ..model import ParsedListing
-from . import (arxiv_listing, author_profile, bare_abstracts, bib, jsonl_corpus, papers_cool,
-               session_schedule)
+from . import (arxiv_listing, author_profile, bare_abstracts, bib, csl_json, jsonl_corpus,
+               papers_cool, session_schedule)
 from .text import read_listing
 
 FORMATS: tuple[ModuleType, ...] = (
@@ -31,6 +31,7 @@ FORMATS: tuple[ModuleType, ...] = (
     session_schedule,
     jsonl_corpus,
     bib,
+    csl_json,
 )
 
 MIN_CONFIDENCE = 0.5
