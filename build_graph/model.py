@@ -106,12 +106,21 @@ class ParsedListing:
 
 
 @dataclass(frozen=True)
+class FieldValue:
+    """One source's value for one field of a paper, kept even when not displayed."""
+
+    value: str
+    source: Provenance
+    kind: str                         # "correction", "structured" or "listing"
+
+
+@dataclass(frozen=True)
 class TechniqueTag:
     """A paper-technique assignment with the sentence that justifies it."""
 
     technique: str                    # technique id
     evidence: str                     # the sentence of the title or abstract that matched
-    field: str = "abstract"           # "title", "abstract" or "curation"
+    field: str = "abstract"           # "title", "abstract", "curation" or "heading"
     matched: str = ""                 # the text the pattern matched
 
 
@@ -166,6 +175,11 @@ class Paper:
     technique_overrides: list[TechniqueOverride] = field(default_factory=list)
     corrections: list[tuple[str, str]] = field(default_factory=list)   # (field, source)
     label_from_text: bool = False     # the label was taken from the abstract
+    # Every source's value of title, authors, venue and year (see normalize/papers.py
+    # for the rule that picks the displayed one), and the curated lists' headings
+    # the paper is listed under: (heading path, file).
+    field_values: dict[str, list[FieldValue]] = field(default_factory=dict)
+    listed_under: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def untitled(self) -> bool:

@@ -4,6 +4,23 @@ One paper may appear in several listings. Entries are the same paper when
 they share an arXiv id, a DOI or a normalised title; the merged paper keeps
 every provenance. The first entry (in file, then entry order) *makes* the
 paper and later ones are *merged* into it, which is what the ledger counts.
+
+Which value is displayed when sources disagree
+----------------------------------------------
+The paper keeps every source's title, authors, venue and year with its
+provenance (``Paper.field_values``). The displayed value is, in order:
+
+1. a curated correction (``data/corrections.yaml``), always;
+2. else the first *structured* source that has the field: BibTeX, CSL-JSON
+   and hand-written YAML, whose fields are named by the person who wrote
+   them (``STRUCTURED_FORMATS``);
+3. else the first *listing* (scraped pages, awesome lists, corpora), in file
+   then entry order.
+
+Two refinements: the year goes with the venue (the year of the source that
+gave the displayed venue), and a complete author list beats a truncated one
+("et al.", ``and others``) whatever its source. Disagreements on year, venue
+and the spelling of an author are ``conflicting-*`` findings in the report.
 """
 
 from __future__ import annotations
@@ -12,13 +29,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import AtlasError, CurationError, Finding
-from ..model import Author, Paper, ParsedListing, Provenance, RawEntry, Skip, TechniqueOverride, Venue
+from ..model import (Author, FieldValue, Paper, ParsedListing, Provenance, RawEntry, Skip,
+                     TechniqueOverride, Venue)
 from ..sources.sidecar import Sidecar
 from ..sources.text import tidy
 from .dates import candidate_years, complete_date, years_mentioned
 from .labels import label_for
 from .latex import render_latex
-from .names import clean_spacing, name_key, proper_case
+from .names import ascii_fold, clean_spacing, name_key, proper_case
 from .slugs import ascii_words, short_hash, stable_slug, title_key
 from .venues import VenueTable
 
@@ -49,6 +67,10 @@ class Corpus:
     ledger: list[LedgerRow]
 
 
+STRUCTURED_FORMATS = frozenset({"bibtex", "csl-json", "structured-yaml"})
+HEADING_SEPARATOR = " › "
+
+
 @dataclass
 class _Draft:
     """One entry with its fields cleaned, before merging."""
@@ -69,6 +91,12 @@ class _Draft:
     categories: list[str]
     comments: list[str]
     overrides: list[TechniqueOverride]
+    headings: list[str] = field(default_factory=list)
+    structured: bool = False
+
+    @property
+    def kind(self) -> str:
+        return "structured" if self.structured else "listing"
 
     def identity_keys(self) -> list[str]:
         keys = []
@@ -126,7 +154,7 @@ class _Normaliser:
     def venue_and_year(self, entry: RawEntry, sidecar: Sidecar | None) -> tuple[str | None, int | None]:
         stated = entry.venue or (sidecar.venue if sidecar else None)
         if stated:
-            key = self.venues.canonical(stated)
+            key = self.venues.canonical(stated) or self.venues.workshop(stated)
             if key is None:
                 key = tidy(stated)
                 self.warn(entry.source, "unknown-venue",
@@ -180,7 +208,8 @@ class _Normaliser:
                   "state 'year:' or 'date:' in a sidecar (<listing>.meta.yaml)")
         return None, year
 
-    def draft(self, entry: RawEntry, sidecar: Sidecar | None, years_in_listing: list[int]) -> _Draft:
+    def draft(self, entry: RawEntry, sidecar: Sidecar | None, years_in_listing: list[int],
+              structured: bool = False) -> _Draft:
         venue, year = self.venue_and_year(entry, sidecar)
         date, year = self.date(entry, sidecar, years_in_listing, year)
         title = clean_text(entry.title) if entry.title else None
@@ -191,7 +220,8 @@ class _Normaliser:
             urls=list(entry.urls), has_code=entry.has_code,
             session=(sidecar.session if sidecar and sidecar.session else entry.session),
             categories=list(entry.categories), comments=list(entry.comments),
-            overrides=list(entry.technique_overrides))
+            overrides=list(entry.technique_overrides), headings=list(entry.headings),
+            structured=structured)
 
 
 def _groups(drafts: list[_Draft]) -> list[list[_Draft]]:
@@ -233,34 +263,77 @@ def paper_slug(title: str | None, label: str, arxiv: str | None, doi: str | None
     return f"{base}-{short_hash(identity, 8)}"
 
 
+def _by_rank(group: list[_Draft]) -> list[_Draft]:
+    """Structured sources first, then listings; each in file then entry order."""
+    return sorted(group, key=lambda d: not d.structured)
+
+
+def _values(group: list[_Draft]) -> dict[str, list[FieldValue]]:
+    values: dict[str, list[FieldValue]] = {}
+    for d in group:
+        for name, value in (("title", d.title), ("venue", d.venue),
+                            ("year", str(d.year) if d.year else None),
+                            ("authors", ", ".join(display for _, display in d.authors)
+                             + (", et al." if d.authors_truncated else "") if d.authors else None)):
+            if value:
+                values.setdefault(name, []).append(FieldValue(value, d.source, d.kind))
+    return values
+
+
+def _conflicts(group: list[_Draft], paper: Paper, normaliser: _Normaliser) -> None:
+    def listed(pairs) -> str:
+        return "; ".join(f"{value} ({', '.join(refs)})" for value, refs in pairs.items())
+
+    for name, shown in (("venue", paper.venue), ("year", paper.year)):
+        pairs: dict[str, list[str]] = {}
+        for d in group:
+            value = getattr(d, name)
+            if value and (name == "venue" or d.venue):     # a preprint's year is not a venue's
+                pairs.setdefault(str(value), []).append(d.source.ref)
+        if len(pairs) > 1:
+            normaliser.warn(group[0].source, f"conflicting-{name}",
+                            f"{paper.label!r}: sources disagree on the {name}: {listed(pairs)}; "
+                            f"showing {shown}")
+    spellings: dict[str, dict[str, list[str]]] = {}
+    for d in group:
+        for key, display in d.authors:
+            spellings.setdefault(ascii_fold(key), {}).setdefault(display, []).append(d.source.ref)
+    for folded, pairs in spellings.items():
+        if len(pairs) > 1:
+            normaliser.warn(group[0].source, "conflicting-author",
+                            f"{paper.label!r}: sources spell an author differently: "
+                            f"{listed(pairs)}")
+
+
 def _merge(group: list[_Draft], normaliser: _Normaliser) -> Paper:
-    head = group[0]
-    with_authors = [d for d in group if d.authors]
-    chosen = max(with_authors, key=lambda d: (not d.authors_truncated, len(d.authors)),
-                 default=head)
-    title = _first(d.title for d in group)
+    ranked = _by_rank(group)
+    with_authors = [d for d in ranked if d.authors]
+    chosen = min(with_authors, key=lambda d: (d.authors_truncated, not d.structured, -len(d.authors)),
+                 default=ranked[0])
+    title = _first(d.title for d in ranked)
     abstract = max((d.abstract for d in group), key=len)
-    venue = _first(d.venue for d in group)
-    year = _first(d.year for d in group if d.venue == venue) or _first(d.year for d in group)
-    years = {d.year for d in group if d.year and d.venue}
-    if len(years) > 1:
-        normaliser.warn(head.source, "conflicting-year",
-                        f"listings disagree on the year: {sorted(years)}; using {year}")
-    arxiv = _first(d.arxiv for d in group)
-    doi = _first(d.doi for d in group)
+    venue = _first(d.venue for d in ranked)
+    year = _first(d.year for d in ranked if d.venue == venue) or _first(d.year for d in ranked)
+    arxiv = _first(d.arxiv for d in ranked)
+    doi = _first(d.doi for d in ranked)
     label = title or label_for(abstract)
     urls = list(dict.fromkeys(u for d in group for u in d.urls))
-    return Paper(
+    paper = Paper(
         slug=paper_slug(title, label, arxiv, doi, abstract), title=title, label=label,
         authors=[key for key, _ in chosen.authors], authors_truncated=chosen.authors_truncated,
-        venue=venue, year=year, date=_first(d.date for d in group), arxiv=arxiv, doi=doi,
+        venue=venue, year=year, date=_first(d.date for d in ranked), arxiv=arxiv, doi=doi,
         urls=urls, has_code=any(d.has_code for d in group) or bool(urls), abstract=abstract,
-        session=_first(d.session for d in group),
+        session=_first(d.session for d in ranked),
         categories=list(dict.fromkeys(c for d in group for c in d.categories)),
         comments=list(dict.fromkeys(c for d in group for c in d.comments)),
         sources=[d.source for d in group],
         technique_overrides=[o for d in group for o in d.overrides],
-        label_from_text=title is None)
+        label_from_text=title is None,
+        field_values=_values(group),
+        listed_under=list(dict.fromkeys((HEADING_SEPARATOR.join(d.headings), d.source.file)
+                                        for d in group if d.headings)))
+    _conflicts(group, paper, normaliser)
+    return paper
 
 
 def _apply_splits(papers: list[Paper], curation, displays: dict[str, Counter],
@@ -311,6 +384,11 @@ def _apply_corrections(papers: list[Paper], curation, venues: VenueTable,
             else:
                 setattr(paper, key, value)
             paper.corrections.append((key, correction.source))
+            if key in ("title", "venue", "year"):
+                shown = paper.title if key == "title" else getattr(paper, key)
+                paper.field_values.setdefault(key, []).insert(0, FieldValue(
+                    str(shown), Provenance(curation.corrections_file, 0, correction.line),
+                    "correction"))
         paper.technique_overrides.extend(correction.overrides)
 
 
@@ -326,8 +404,9 @@ def normalize(listings: list[ParsedListing], sidecars: dict[str, Sidecar], curat
     for listing in sorted(listings, key=lambda l: l.file):
         findings.extend(listing.findings)
         years = (listing_years or {}).get(listing.file, [])
+        structured = listing.format in STRUCTURED_FORMATS
         for entry in listing.entries:
-            drafts.append(normaliser.draft(entry, sidecars.get(listing.file), years))
+            drafts.append(normaliser.draft(entry, sidecars.get(listing.file), years, structured))
     displays: dict[str, Counter] = {}
     for draft in drafts:
         for key, display in draft.authors:

@@ -20,6 +20,7 @@ from ..yamlio import LineDict, LineList, load_yaml_file
 
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 _WORKSHOP = re.compile(r"\bworkshops?\b", re.IGNORECASE)
+_AT_HOST = re.compile(r"^(.+?)\s*@\s*(.+)$")
 _ALLOWED = {"key", "full_name", "aliases", "patterns"}
 
 
@@ -62,8 +63,21 @@ class VenueTable:
         years = _YEAR.findall(text)
         return hits[0][1], int(years[-1]) if years else None
 
+    def workshop(self, name: str) -> str | None:
+        """``ES-FoMo @ ICML`` -> ``ES-FoMo @ ICML`` when the host is a known venue.
+
+        A workshop is its own venue, not its host conference, so the key keeps
+        the workshop's name; the host is written in its canonical spelling.
+        """
+        match = _AT_HOST.match(" ".join(name.split()))
+        host = self.canonical(match.group(2)) if match else None
+        return f"{match.group(1)} @ {host}" if host else None
+
     def full_name(self, key: str) -> str:
         info = self.venues.get(key)
+        if info is None and self.workshop(key):
+            workshop, host = key.split(" @ ", 1)
+            return f"{workshop} workshop at {self.venues[host].full_name}"
         return info.full_name if info else key
 
 
