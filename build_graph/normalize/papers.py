@@ -25,6 +25,7 @@ and the spelling of an author are ``conflicting-*`` findings in the report.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -67,6 +68,7 @@ class Corpus:
     ledger: list[LedgerRow]
 
 
+_TRAILING_KEY = re.compile(r"\(([^()]+)\)\s*$")
 STRUCTURED_FORMATS = frozenset({"bibtex", "csl-json", "structured-yaml"})
 HEADING_SEPARATOR = " › "
 
@@ -176,7 +178,11 @@ class _Normaliser:
         (they agree for a conference; a journal volume name may not).
         """
         text = tidy(entry.container)
-        key = self.venues.canonical(text)
+        key = self.venues.canonical(text) or self.venues.workshop(text)
+        if key:
+            return key, entry.year
+        named = _TRAILING_KEY.search(text)      # "Full Name (KEY)", as assets/atlas.bib writes it
+        key = named and (self.venues.canonical(named.group(1)) or self.venues.workshop(named.group(1)))
         if key:
             return key, entry.year
         found = self.venues.find_in_text(text)
