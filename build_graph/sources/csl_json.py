@@ -67,20 +67,25 @@ def _items(text: str):
         i = end
 
 
-def _all_items(text: str):
+def _leading_items(text: str, limit: int = 50) -> list:
+    """Up to ``limit`` items from the start of the array; stops quietly at broken JSON,
+    so a file with a typo far down is still recognised (and ``parse`` names the line)."""
+    values = []
     try:
-        return list(_items(text))
+        for _, value in _items(text):
+            values.append(value)
+            if len(values) >= limit:
+                break
     except (ValueError, RecursionError):
-        return None
+        pass
+    return values
 
 
 def sniff(text: str) -> float:
     if not text.lstrip().startswith("["):
         return 0.0
-    items = _all_items(text)
-    if not items:
-        return 0.0
-    objects = [v for _, v in items if isinstance(v, dict)]
+    items = _leading_items(text)
+    objects = [v for v in items if isinstance(v, dict)]
     if not objects:
         return 0.0
     csl = sum(1 for v in objects if "title" in v and _CSL_KEYS & set(v))
