@@ -151,6 +151,8 @@ def bibtex_text(text: str) -> str:
     ``~`` is BibTeX's non-breaking space and becomes a space; ``--`` stays as
     written (titles use it for a dash, and the atlas writes titles back verbatim).
     """
+    if not any(c in text for c in "\\{}~$"):        # plain text: most fields of most files
+        return " ".join(text.split())
     parts = _SPLIT_MATH.split(text)
     rendered = [part if i % 2 else _text_outside_math(part) for i, part in enumerate(parts)]
     return " ".join("".join(rendered).replace("\u00a0", " ").split())

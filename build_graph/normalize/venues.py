@@ -39,6 +39,7 @@ class VenueTable:
         for venue in venues:
             for alias in [venue.key, *venue.aliases]:
                 self._alias[alias.casefold()] = venue.key
+        self._found: dict[str, tuple[str, int | None] | None] = {}
         self._patterns = [
             (re.compile(r"(?<![\w-])" + re.escape(p) + r"(?![\w-])",
                         0 if _is_acronym(p) else re.IGNORECASE), venue.key)
@@ -52,8 +53,16 @@ class VenueTable:
         """A known venue (and year) named inside free text, or ``None``.
 
         Workshops are not their host conference, so a comment that mentions
-        a workshop yields nothing rather than a wrong venue.
+        a workshop yields nothing rather than a wrong venue. Memoised: a
+        BibTeX database repeats the same proceedings name for every paper.
         """
+        if text not in self._found:
+            if len(self._found) > 100_000:
+                self._found.clear()
+            self._found[text] = self._find_in_text(text)
+        return self._found[text]
+
+    def _find_in_text(self, text: str) -> tuple[str, int | None] | None:
         if _WORKSHOP.search(text):
             return None
         hits = sorted((m.start(), key) for pattern, key in self._patterns

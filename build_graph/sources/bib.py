@@ -59,6 +59,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from bibtexparser.middlewares.names import (InvalidNameError, parse_single_name_into_parts,
                                             split_multiple_persons_names)
@@ -310,20 +311,29 @@ def _names(raw: str, source: Provenance, findings: list[Finding]) -> tuple[list[
         if person.strip().lower() == "others":
             truncated = True
             continue
-        try:
-            parts = parse_single_name_into_parts(person)
-        except InvalidNameError:
+        name = _person(person)
+        if name is None:
             findings.append(Finding(source.file, source.line, "bad-name",
                                     f"{person!r} does not follow BibTeX's name grammar; kept whole"))
-            names.append(bibtex_text(person))
-            continue
-        words = [w for w in parts.first + parts.von + parts.last if not _DBLP_NUMBER.match(w)]
-        name = bibtex_text(" ".join(words))
-        if parts.jr:
-            name += " " + bibtex_text(" ".join(parts.jr))
+            name = bibtex_text(person)
         if name:
             names.append(name)
     return names, truncated
+
+
+@lru_cache(maxsize=1 << 16)
+def _person(person: str) -> str | None:
+    """``First von Last Jr`` display form of one BibTeX name; ``None`` if it breaks the grammar.
+    Cached: a database names the same people again and again."""
+    try:
+        parts = parse_single_name_into_parts(person)
+    except InvalidNameError:
+        return None
+    words = [w for w in parts.first + parts.von + parts.last if not _DBLP_NUMBER.match(w)]
+    name = bibtex_text(" ".join(words))
+    if parts.jr:
+        name += " " + bibtex_text(" ".join(parts.jr))
+    return name
 
 
 def entry_from_fields(fields: dict[str, str], kind: str, source: Provenance,
