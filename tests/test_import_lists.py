@@ -296,3 +296,13 @@ def test_a_curated_correction_wins_and_is_kept_first(merged, tmp_path):
     assert corrected.year == 2023
     first = corrected.field_values["year"][0]
     assert (first.value, first.kind, first.source.line) == ("2023", "correction", 2)
+
+
+def test_paper_page_shows_which_source_said_what(merged):
+    from build_graph.render.site import render_site
+    orca = next(p for p in merged.corpus.papers if p.title.startswith("Orca"))
+    page = next(text for path, text in render_site(merged).items() if orca.slug in path
+                and path.endswith(".md") and "papers/" in path)
+    assert "Sources disagree on the year" in page
+    for ref in ("a_library.bib#2", "b_awesome.md#2", "d_zotero.json#1"):
+        assert ref in page.split("Sources disagree on the year", 1)[1].split("\n")[0]
