@@ -306,3 +306,14 @@ def test_paper_page_shows_which_source_said_what(merged):
     assert "Sources disagree on the year" in page
     for ref in ("a_library.bib#2", "b_awesome.md#2", "d_zotero.json#1"):
         assert ref in page.split("Sources disagree on the year", 1)[1].split("\n")[0]
+
+
+@pytest.mark.parametrize("item,title", [
+    ("- [OSDI'23] <script>alert(1)</script> Title {{ config }} {% if x %}", 
+     "<script>alert(1)</script> Title {{ config }} {% if x %}"),
+    ("- [OSDI'23] [<img src=x onerror=alert(1)> Linked](https://example.org/p.pdf)",
+     "<img src=x onerror=alert(1)> Linked"),
+])
+def test_awesome_untrusted_text_is_kept_as_written(item, title):
+    listing = parse_text(f"# L\n\n## A\n\n{item}\n- [NSDI'22] [Other](https://example.org/o.pdf)\n", "l.md")
+    assert listing.entries[0].title == title

@@ -98,8 +98,8 @@ def _inline(token) -> _Item:
     parts: list[str] = []
     open_link: list[tuple[int, str]] = []
     for child in token.children or []:
-        if child.type in ("text", "code_inline"):
-            parts.append(child.content)
+        if child.type in ("text", "code_inline", "html_inline"):
+            parts.append(child.content)           # inline HTML is kept as written, never run
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
         elif child.type == "link_open":
