@@ -317,3 +317,14 @@ def test_paper_page_shows_which_source_said_what(merged):
 def test_awesome_untrusted_text_is_kept_as_written(item, title):
     listing = parse_text(f"# L\n\n## A\n\n{item}\n- [NSDI'22] [Other](https://example.org/o.pdf)\n", "l.md")
     assert listing.entries[0].title == title
+
+
+def test_benchmark_generators_write_what_they_say():
+    from build_graph.devtools.import_bench import awesome_text, bib_text
+    assert bib_text(60, seed=3) == bib_text(60, seed=3) != bib_text(60, seed=4)
+    bib = parse_text(bib_text(60), "g.bib")
+    assert len(bib.entries) == 60 and not bib.errors
+    assert all(s.reason.endswith("is a volume, not a paper; entries cross-reference it for their venue")
+               for s in bib.skipped)
+    md = parse_text(awesome_text(40), "g.md")
+    assert len(md.entries) == 40 and not md.skipped
