@@ -66,8 +66,9 @@ class RawEntry:
     session: str | None = None
     urls: list[str] = field(default_factory=list)
     technique_overrides: list[TechniqueOverride] = field(default_factory=list)
-    headings: list[str] = field(default_factory=list)   # a curated list's headings above the
-                                                        # entry, outermost first
+    # A curated list's heading paths the entry is filed under, each outermost first:
+    # the headings above it, plus any section it says it is "also in".
+    headings: list[list[str]] = field(default_factory=list)
     crossref: str | None = None       # BibTeX: key of the entry it inherits fields from, when
                                       # that entry is not in the same file (resolved by the pipeline)
 

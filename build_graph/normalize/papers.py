@@ -93,7 +93,7 @@ class _Draft:
     categories: list[str]
     comments: list[str]
     overrides: list[TechniqueOverride]
-    headings: list[str] = field(default_factory=list)
+    headings: list[list[str]] = field(default_factory=list)
     structured: bool = False
 
     @property
@@ -226,7 +226,7 @@ class _Normaliser:
             urls=list(entry.urls), has_code=entry.has_code,
             session=(sidecar.session if sidecar and sidecar.session else entry.session),
             categories=list(entry.categories), comments=list(entry.comments),
-            overrides=list(entry.technique_overrides), headings=list(entry.headings),
+            overrides=list(entry.technique_overrides), headings=[list(p) for p in entry.headings],
             structured=structured)
 
 
@@ -336,8 +336,8 @@ def _merge(group: list[_Draft], normaliser: _Normaliser) -> Paper:
         technique_overrides=[o for d in group for o in d.overrides],
         label_from_text=title is None,
         field_values=_values(group),
-        listed_under=list(dict.fromkeys((HEADING_SEPARATOR.join(d.headings), d.source.file)
-                                        for d in group if d.headings)))
+        listed_under=list(dict.fromkeys((HEADING_SEPARATOR.join(path), d.source.file)
+                                        for d in group for path in d.headings if path)))
     _conflicts(group, paper, normaliser)
     return paper
 

@@ -30,6 +30,8 @@ beside them) all come out as the same tree. Within one item:
 * **headings**: every heading above the item (``#`` levels, a paragraph that is
   only bold text, a list item that only labels a nested list) is recorded,
   outermost first, so ``data/headings.yaml`` can turn them into techniques.
+  An item that says it is "also in §2.1" (or "see also 2.1") is filed under
+  the heading numbered 2.1 too; entries listed twice merge into one paper.
   A single top-level ``#`` heading is the list's own name, not a topic.
 
 Every list item is detected. An item with neither a venue tag nor a link to
@@ -132,6 +134,7 @@ def parse(text: str, file: str) -> ParsedListing:
     listing = ParsedListing(file=file, format=NAME, entries=[])
     tokens = _MD.parse(text)
     h1_count = sum(1 for t in tokens if t.type == "heading_open" and t.tag == "h1")
+    numbered = _numbered_headings(tokens, h1_count)
     headings: list[tuple[int, str]] = []          # (level, text); bold paragraphs are level 7
     groups: list[tuple[int, str]] = []            # (list depth, label) of labelling list items
     depth = 0
@@ -175,13 +178,40 @@ def parse(text: str, file: str) -> ParsedListing:
             else:
                 number += 1
                 path = [h for _, h in headings] + [label for level, label in groups if level < depth]
-                _read_item(listing, item, Provenance(file, number, item.line), path)
+                also = [numbered[n] for n in _also_in(item.text) if n in numbered
+                        and numbered[n] != path]
+                _read_item(listing, item, Provenance(file, number, item.line), [path, *also])
         i += 1
     if table_rows:
         listing.findings.append(Finding(file, None, "table-not-read",
                                         f"{table_rows} table rows are not read as papers; "
                                         "write papers as list items"))
     return listing
+
+
+_SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
+_ALSO_REF = re.compile(r"\b(?:also|see also|cross-listed)\s+(?:in|under|at|listed\s+(?:in|under))?\s*"
+                       r"(?:§|section\s+|sec\.\s*)?(\d+(?:\.\d+)*)", re.IGNORECASE)
+
+
+def _numbered_headings(tokens, h1_count: int) -> dict[str, list[str]]:
+    """``{"2.1": ["Training System", "Parallelism"]}`` for every numbered heading."""
+    numbered, stack = {}, []
+    for i, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        level, raw = int(token.tag[1]), _inline(tokens[i + 1]).text
+        stack = [h for h in stack if h[0] < level]
+        if not (level == 1 and h1_count == 1):
+            stack.append((level, _heading_text(raw)))
+        number = _SECTION_NUMBER.match(raw)
+        if number:
+            numbered.setdefault(number.group(1).rstrip("."), [h for _, h in stack])
+    return numbered
+
+
+def _also_in(text: str) -> list[str]:
+    return [m.group(1) for m in _ALSO_REF.finditer(text)]
 
 
 def _item_tokens(tokens, start: int):
@@ -206,7 +236,8 @@ def _year(match: re.Match) -> int:
     return 2000 + yy if yy < 70 else 1900 + yy
 
 
-def _read_item(listing: ParsedListing, item: _Item, source: Provenance, path: list[str]) -> None:
+def _read_item(listing: ParsedListing, item: _Item, source: Provenance,
+               paths: list[list[str]]) -> None:
     text = item.text
     outside = [link for link in item.links if link[3] and not link[3].startswith("#")]
     tag = _LEADING_TAG.match(text)
@@ -225,7 +256,7 @@ def _read_item(listing: ParsedListing, item: _Item, source: Provenance, path: li
     if not title:
         listing.skipped.append(Skip(source, "list item has no title"))
         return
-    entry = RawEntry(source=source, title=title, headings=path)
+    entry = RawEntry(source=source, title=title, headings=[p for p in paths if p])
     if not tag:
         tag = _TRAILING_TAG.search(text, rest_start)
     if tag:
