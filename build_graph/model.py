@@ -98,8 +98,13 @@ class ParsedListing:
     # that a ``crossref`` into this file from another file can be resolved.
     records: dict[str, dict[str, str]] = field(default_factory=dict)
     # BibTeX only: own fields of entries whose crossref parent is not in this file,
-    # by entry number, for the pipeline's second pass.
+    # by entry number; the file's @string macros; the macros it uses but does not
+    # define, with its text, so the pipeline's second pass can re-read it with
+    # macros from the other .bib files (as ``\bibliography{abbrev,refs}`` would).
     unresolved: dict[int, dict[str, str]] = field(default_factory=dict)
+    macros: dict[str, str] = field(default_factory=dict)
+    undefined_macros: frozenset[str] = frozenset()
+    text: str | None = None
 
     @property
     def detected(self) -> int:

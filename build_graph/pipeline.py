@@ -32,7 +32,7 @@ from .normalize.dates import years_mentioned
 from .related import Related, related_papers
 from .sources import listing_kind, parse_text, seed_files
 from .sources import structured as structured_entries
-from .sources.bib import resolve_crossrefs
+from .sources.bib import resolve_bibtex
 from .sources.sidecar import Sidecar, load_sidecar
 from .sources.text import decode_listing, MAX_LISTING_BYTES
 from .tagging import Tagger
@@ -211,7 +211,7 @@ def build_atlas(seeds_dir: Path, data_dir: Path | None = None, *, strict: bool =
             raise sources.errors[0]
         raise AtlasError(f"{len(sources.errors)} input files have errors:\n  "
                          + "\n  ".join(e.format() for e in sources.errors))
-    corpus = normalize(resolve_crossrefs(sources.listings), sources.sidecars, curation, sources.years)
+    corpus = normalize(resolve_bibtex(sources.listings), sources.sidecars, curation, sources.years)
     headings = load_headings(curation.data_dir / HEADINGS_FILE, f"data/{HEADINGS_FILE}")
     headings.check(taxonomy)
     tag_papers(corpus, tagger, taxonomy, headings)

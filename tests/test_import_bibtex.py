@@ -265,3 +265,20 @@ def test_load_curation_is_untouched_by_imports():
     # the venue patterns used above come from the reviewed file, not from the tests
     venues = load_curation().venues
     assert venues.find_in_text("Symposium on Operating System Principles")[0] == "SOSP"
+
+
+def test_macros_from_an_abbreviations_file_in_the_seeds_folder():
+    atlas = build_atlas(BIB / "abbrev")
+    venues = {p.title.split(":")[0]: (p.venue, p.year) for p in atlas.corpus.papers}
+    assert venues == {"PipeDream": ("SOSP", 2019),
+                      "Transparent GPU Sharing in Container Clouds for Deep Learning Workloads": ("NSDI", 2023)}
+    # only the macro no file defines is still reported, at its line
+    assert [(f.file, f.line, f.code) for f in atlas.findings if f.code == "undefined-macro"] == [
+        ("refs.bib", 13, "undefined-macro")]
+    assert [(r.file, r.detected) for r in atlas.corpus.ledger] == [("abbrev.bib", 0), ("refs.bib", 2)]
+
+
+def test_abbreviations_file_alone_is_read_as_bibtex():
+    text = (BIB / "abbrev" / "abbrev.bib").read_text(encoding="utf-8")
+    listing = parse_text(text, "abbrev.bib")
+    assert listing.format == "bibtex" and listing.entries == [] and listing.macros["sosp"].startswith("ACM")

@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     from ..normalize import normalize
     from ..pipeline import build_atlas, load_tagging, read_sources, tag_papers
     from ..sources import parse_text
-    from ..sources.bib import resolve_crossrefs
+    from ..sources.bib import resolve_bibtex
     load_tagging(load_curation().data_dir / "taxonomy.yaml")       # compile the tagger once, untimed
     with tempfile.TemporaryDirectory(prefix="import-bench-") as tmp:
         for name, text, target in (("generated.bib", bib_text(args.bib, args.seed), 10.0),
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 curation = load_curation()
                 taxonomy, tagger = load_tagging(curation.data_dir / "taxonomy.yaml")
                 sources = read_sources(folder)
-                corpus = normalize(resolve_crossrefs(sources.listings), sources.sidecars, curation,
+                corpus = normalize(resolve_bibtex(sources.listings), sources.sidecars, curation,
                                    sources.years)
                 headings = load_headings(curation.data_dir / "headings.yaml", "data/headings.yaml")
                 tag_papers(corpus, tagger, taxonomy, headings)

@@ -32,7 +32,9 @@ bibtexparser 2's splitter; this module gives the values their meaning:
   ``title`` becomes the child's ``booktitle``. Identifiers and the title are
   never inherited: a volume's DOI is not its papers' DOI. When the parent is
   in another ``.bib`` of the seeds folder, the pipeline resolves it
-  (``resolve_crossrefs``) so ``parse`` stays a pure function of one file.
+  (``resolve_bibtex``) so ``parse`` stays a pure function of one file.
+  Likewise for macros: a ``.bib`` of ``@string`` abbreviations beside the
+  one that uses them is honoured, as ``\bibliography{abbrev,refs}`` would.
 * **volumes are not papers**: ``@proceedings`` / ``@mvproceedings`` entries
   (DBLP writes one per conference volume for ``crossref``) are skipped with
   that reason in the ledger.
@@ -102,8 +104,8 @@ _REPORT_KINDS = {"techreport": "Technical report", "report": "Report",
 
 def sniff(text: str) -> float:
     types = [m.group(1).lower() for m in _ENTRY_START.finditer(text)]
-    if not any(t in ENTRY_TYPES for t in types):
-        return 0.0
+    if not any(t in ENTRY_TYPES or t == "string" for t in types):   # a file of @strings only:
+        return 0.0                                                  # an abbreviations .bib
     for line in text.split("\n"):
         stripped = line.strip()
         if stripped and not stripped.startswith("%"):
@@ -116,10 +118,12 @@ def sniff(text: str) -> float:
 class _Values:
     """Expands field values of one file; records undefined macros as findings."""
 
-    def __init__(self, file: str, findings: list[Finding]):
+    def __init__(self, file: str, findings: list[Finding], shared: dict[str, str] | None = None):
         self.file = file
         self.findings = findings
-        self.macros: dict[str, str] = dict(MONTHS)
+        self.macros: dict[str, str] = {**MONTHS, **(shared or {})}
+        self.own: dict[str, str] = {}
+        self.undefined: set[str] = set()
 
     def expand(self, raw: str, line: int, where: str) -> str:
         out, i, n = [], 0, len(raw)
@@ -144,6 +148,7 @@ class _Values:
                 elif token.lower() in self.macros:
                     out.append(self.macros[token.lower()])
                 else:
+                    self.undefined.add(token.lower())
                     self.findings.append(Finding(
                         self.file, line, "undefined-macro",
                         f"{where} uses the macro {token!r}, which no @string defines; "
@@ -178,9 +183,11 @@ def _closing_quote(text: str, start: int) -> int:
 
 # --- parse --------------------------------------------------------------------------
 
-def parse(text: str, file: str) -> ParsedListing:
+def parse(text: str, file: str, shared_macros: dict[str, str] | None = None) -> ParsedListing:
+    """Entries of one ``.bib`` text. ``shared_macros`` are @string macros of the
+    other ``.bib`` files in the seeds folder (the pipeline's second pass)."""
     listing = ParsedListing(file=file, format=NAME, entries=[])
-    values = _Values(file, listing.findings)
+    values = _Values(file, listing.findings, shared_macros)
     try:
         library = Splitter(text).split()
     except Exception as err:     # the splitter's own "invalid state" bug: name the file, not crash
@@ -191,8 +198,8 @@ def parse(text: str, file: str) -> ParsedListing:
     for block in library.blocks:
         line = (block.start_line or 0) + 1
         if isinstance(block, String):
-            values.macros[block.key.lower()] = values.expand(
-                block.value, line, f"@string {block.key!r}")
+            value = values.expand(block.value, line, f"@string {block.key!r}")
+            values.macros[block.key.lower()] = values.own[block.key.lower()] = value
             continue
         if isinstance(block, (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock)):
             number += 1
@@ -216,6 +223,9 @@ def parse(text: str, file: str) -> ParsedListing:
             number += 1
             items.append(_fields(block, Provenance(file, number, line), values))
     listing.records = {key.lower(): fields for _, _, fields, key in items if key}
+    listing.macros = values.own
+    if values.undefined:
+        listing.undefined_macros, listing.text = frozenset(values.undefined), text
     for source, kind, fields, key in items:
         parent_key = fields.get("crossref", "").strip()
         parent = listing.records.get(parent_key.lower()) if parent_key else None
@@ -264,10 +274,34 @@ def inherit(child: dict[str, str], parent: dict[str, str]) -> dict[str, str]:
     return merged
 
 
-def resolve_crossrefs(listings: list[ParsedListing]) -> list[ParsedListing]:
-    """Second pass over all ``.bib`` listings: inherit from parents in other files.
+def resolve_bibtex(listings: list[ParsedListing]) -> list[ParsedListing]:
+    """Second pass over all listings: what one ``.bib`` takes from the others.
+
+    1. macros: a file that uses a macro it does not define is re-read with the
+       @string macros of the other ``.bib`` files (first definition in file
+       order wins), as BibTeX does for ``\bibliography{abbrev,refs}``;
+    2. crossrefs: entries inherit from parents in other files.
 
     Returns new listings (the parsed ones may be cached and are not changed).
+    Only what no file defines stays an ``undefined-macro`` / ``missing-crossref``
+    warning.
+    """
+    shared: dict[str, str] = {}
+    for listing in sorted(listings, key=lambda l: l.file):
+        for name, value in listing.macros.items():
+            shared.setdefault(name, value)
+    reread = []
+    for listing in listings:
+        if listing.undefined_macros & set(shared) and listing.text is not None:
+            listing = parse(listing.text, listing.file,
+                            {k: v for k, v in shared.items() if k not in listing.macros})
+        reread.append(listing)
+    return resolve_crossrefs(reread)
+
+
+def resolve_crossrefs(listings: list[ParsedListing]) -> list[ParsedListing]:
+    """Entries whose crossref parent is in another file inherit from it.
+
     A crossref that no file defines is a ``missing-crossref`` warning.
     """
     records: dict[str, dict[str, str]] = {}
