@@ -331,3 +331,25 @@ def test_benchmark_generators_write_what_they_say():
                for s in bib.skipped)
     md = parse_text(awesome_text(40), "g.md")
     assert len(md.entries) == 40 and not md.skipped
+
+
+SHAPES = (FIXTURES / "awesome" / "shapes.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("line,title,venue,year,arxiv,doi", [
+    (13, "Zeus: Understanding and Optimizing GPU Energy Consumption of DNN Training", "NSDI", 2023,
+     None, None),                                                       # tag after the link
+    (14, "FastMoE: A Fast Mixture-of-Expert Training System", None, None, "2103.13262", None),
+    (15, "Flash-LLM: Enabling Cost-Effective and Highly-Efficient Large Generative Model Inference "
+         "with Unstructured Sparsity", "vldb", 2024, None, None),        # tag closing the link text
+    (19, "Gandiva: Introspective Cluster Scheduling for Deep Learning", "OSDI", 2018, None, None),
+    (20, "Varuna: Scalable, Low-cost Training of Massive Deep Learning Models", "EuroSys", 2022, None,
+     "10.1145/3492321.3519584"),                                        # ACM DL page gives the DOI
+    (22, "FlexGen: High-Throughput Generative Inference of Large Language Models with a Single GPU",
+     "ICML", 2023, "2303.06865", None),                                 # numbered list
+    (23, "Efficiently Scaling Transformer Inference", "MLSys", 2023, "2211.05102", None),
+])
+def test_awesome_list_shapes_of_real_lists(line, title, venue, year, arxiv, doi):
+    listing = parse_text(SHAPES, "shapes.md")
+    entry = next(e for e in listing.entries if e.source.line == line)
+    assert (entry.title, entry.venue, entry.year, entry.arxiv, entry.doi) == (title, venue, year, arxiv, doi)

@@ -66,6 +66,8 @@ _TAG_BODY = (r"(?P<venue>[A-Za-z][^\[\]()]*?)\s*(?:['’‘`](?P<yy>\d{2})|\s(?P
 _LEADING_TAG = re.compile(r"^\s*[\[(【]\s*" + _TAG_BODY + r"\s*[\])】]\s*[:\-–|]?\s*")
 _TRAILING_TAG = re.compile(r"(?:^|[\s(\[,])(?P<venue>[A-Za-z][\w\-.]{1,24}(?:\s?@\s?[A-Za-z][\w\-.]{1,24})?)"
                            r"\s?(?:['’](?P<yy>\d{2})|\s(?P<yyyy>(?:19|20)\d{2}))(?=[\s)\],.;]|$)")
+_TAG_CLOSING_TITLE = re.compile(r"[\s(\[,]+(?P<venue>[A-Za-z][\w\-.]{1,24})['’](?P<yy>\d{2})(?P<yyyy>)"
+                                r"[)\]]?\s*$")
 _BRACKET = re.compile(r"^\s*\[([^\[\]]{1,60})\]\s*[:\-–|]?\s*")
 _ALSO_IN = re.compile(r"[(\[]?\s*\b(?:also|see also|cross-listed)\s+(?:in|under|listed\s+(?:in|under))\s+"
                       r"[^()\[\]]{1,60}?[)\]]?\s*$", re.IGNORECASE)
@@ -259,6 +261,10 @@ def _read_item(listing: ParsedListing, item: _Item, source: Provenance,
     entry = RawEntry(source=source, title=title, headings=[p for p in paths if p])
     if not tag:
         tag = _TRAILING_TAG.search(text, rest_start)
+    if not tag:                      # "[Title vldb'24](link)": the tag closes the link text
+        tag = _TAG_CLOSING_TITLE.search(title)
+        if tag:
+            entry.title = title[:tag.start()].rstrip(" ,;:-–(")
     if tag:
         venue = tidy(tag.group("venue")).rstrip(",;:")
         entry.year = _year(tag)
