@@ -282,3 +282,20 @@ def test_abbreviations_file_alone_is_read_as_bibtex():
     text = (BIB / "abbrev" / "abbrev.bib").read_text(encoding="utf-8")
     listing = parse_text(text, "abbrev.bib")
     assert listing.format == "bibtex" and listing.entries == [] and listing.macros["sosp"].startswith("ACM")
+
+
+def test_repeated_key_is_read_and_reported():
+    text = ("@misc{same, title = {First Paper}, year = 2020}\n\n"
+            "@misc{same, title = {Second Paper}, year = 2021}\n")
+    listing = parse_text(text, "dup.bib")
+    assert [e.title for e in listing.entries] == ["First Paper", "Second Paper"]
+    assert [(f.line, f.code) for f in listing.findings] == [(3, "duplicate-key")]
+
+
+@pytest.mark.parametrize("path", [BIB / "messy.bib", BIB / "seeds" / "a_papers.bib"])
+def test_parse_is_pure(path):
+    text = path.read_text(encoding="utf-8")
+    first, second = parse_text(text, "x.bib"), parse_text(text, "x.bib")
+    assert [e.format() for e in first.errors] == [e.format() for e in second.errors]
+    first.errors = second.errors = []           # exceptions never compare equal
+    assert first == second
