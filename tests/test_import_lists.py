@@ -353,3 +353,28 @@ def test_awesome_list_shapes_of_real_lists(line, title, venue, year, arxiv, doi)
     listing = parse_text(SHAPES, "shapes.md")
     entry = next(e for e in listing.entries if e.source.line == line)
     assert (entry.title, entry.venue, entry.year, entry.arxiv, entry.doi) == (title, venue, year, arxiv, doi)
+
+
+@pytest.mark.parametrize("text,arxiv,doi", [
+    ("https://arxiv.org/abs/2305.14314v2", "2305.14314", None),
+    ("http://arxiv.org/pdf/2305.14314.pdf", "2305.14314", None),
+    ("arXiv:2305.14314", "2305.14314", None),
+    ("cs/0112017v1", "cs/0112017", None),
+    ("10.48550/arXiv.2305.14314", "2305.14314", "10.48550/arXiv.2305.14314"),
+    ("https://doi.org/10.1145/3600006.3613165", None, "10.1145/3600006.3613165"),
+    ("doi:10.1145/3600006.3613165", None, "10.1145/3600006.3613165"),
+    ("https://dl.acm.org/doi/abs/10.1145/3492321.3519584", None, "10.1145/3492321.3519584"),
+    ("https://github.com/vllm-project/vllm", None, None),
+    ("https://openreview.net/forum?id=abc", None, None),
+])
+def test_ids_in_links(text, arxiv, doi):
+    from build_graph.sources.links import arxiv_id, doi_of
+    assert (arxiv_id(text), doi_of(text)) == (arxiv, doi)
+
+
+@pytest.mark.parametrize("venue,preprint", [
+    ("CoRR", True), ("arXiv", True), ("arXiv preprint arXiv:2309.06180", True), ("arXiv.org", True),
+    ("bioRxiv", True), ("Communications of the ACM", False), ("ARXIVE Conference", False), (None, False)])
+def test_preprint_servers_are_not_venues(venue, preprint):
+    from build_graph.sources.links import is_preprint_server
+    assert is_preprint_server(venue) is preprint

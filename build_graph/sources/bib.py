@@ -72,7 +72,7 @@ from bibtexparser.splitter import Splitter
 from ..errors import Finding, ParseError
 from ..model import ParsedListing, Provenance, RawEntry, Skip
 from ..normalize.latex import bibtex_text
-from .links import arxiv_id, doi_of
+from .links import arxiv_id, doi_of, is_preprint_server
 
 # The splitter logs each malformed block; we report it ourselves, with file and
 # line, as a ParseError, so its log line would only be a second, vaguer copy.
@@ -96,7 +96,6 @@ INHERITED = ("booktitle", "journal", "year", "date", "month", "publisher", "addr
 _ENTRY_START = re.compile(r"^[ \t]*@[ \t]*([A-Za-z]+)[ \t]*[{(]", re.MULTILINE)
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
 _DBLP_NUMBER = re.compile(r"^\d{4}$")
-_PREPRINT_VENUE = re.compile(r"^\s*(?:corr|arxiv(?:\s+preprint)?\b.*|arxiv\.org.*)$", re.IGNORECASE)
 _CORR_VOLUME = re.compile(r"^abs/(.+)$")
 _REPORT_KINDS = {"techreport": "Technical report", "report": "Report",
                  "phdthesis": "PhD thesis", "mastersthesis": "Master's thesis"}
@@ -386,7 +385,7 @@ def entry_from_fields(fields: dict[str, str], kind: str, source: Provenance,
         entry.date = date.group(1)
     container = bibtex_text(fields.get("booktitle") or fields.get("journal")
                             or fields.get("eventtitle") or "")
-    if container and _PREPRINT_VENUE.match(container):
+    if is_preprint_server(container):
         corr = _CORR_VOLUME.match(fields.get("volume", "").strip())
         entry.arxiv = arxiv_id(corr.group(1)) if corr else arxiv_id(container.split()[-1])
         container = ""

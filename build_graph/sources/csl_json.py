@@ -36,7 +36,7 @@ import json
 
 from ..errors import Finding, ParseError
 from ..model import ParsedListing, Provenance, RawEntry, Skip
-from .links import arxiv_id, doi_of
+from .links import arxiv_id, doi_of, is_preprint_server
 from .text import tidy
 
 NAME = "csl-json"
@@ -183,6 +183,6 @@ def _entry(item: dict, source: Provenance, findings: list[Finding]) -> RawEntry:
     if url and not (arxiv_id(url) or doi_of(url)):
         entry.urls = [url]
     entry.doi = entry.doi or doi_of(url)
-    if entry.container and entry.arxiv and entry.container.lower().startswith("arxiv"):
-        entry.container = None                 # "arXiv preprint arXiv:..." is not a venue
+    if is_preprint_server(entry.container):
+        entry.container = None                 # "arXiv", "arXiv preprint arXiv:...": not a venue
     return entry

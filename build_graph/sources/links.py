@@ -48,3 +48,12 @@ def doi_of(text: str | None) -> str | None:
     text = unquote(text.strip())
     match = _DOI.match(text) or _DOI_PAGE.match(text)
     return match.group(1).rstrip(".,;/") if match else None
+
+
+_PREPRINT_VENUE = re.compile(r"^\s*(?:corr|arxiv(?:\.org)?(?:\s+preprint)?\b.*|biorxiv.*|medrxiv.*)$",
+                             re.IGNORECASE)
+
+
+def is_preprint_server(venue: str | None) -> bool:
+    """``CoRR``, ``arXiv``, ``arXiv preprint arXiv:2305.14314``: a preprint, not a venue."""
+    return bool(venue) and bool(_PREPRINT_VENUE.match(venue))
