@@ -94,6 +94,7 @@ VOLUME_TYPES = frozenset({"proceedings", "mvproceedings"})
 INHERITED = ("booktitle", "journal", "year", "date", "month", "publisher", "address", "series",
              "volume", "organization", "institution", "school", "eventtitle", "editor")
 _ENTRY_START = re.compile(r"^[ \t]*@[ \t]*([A-Za-z]+)[ \t]*[{(]", re.MULTILINE)
+_BARE_TOKEN = re.compile(r"[^\s#]+")             # a number or a macro name in a field value
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
 _DBLP_NUMBER = re.compile(r"^\d{4}$")
 _CORR_VOLUME = re.compile(r"^abs/(.+)$")
@@ -139,7 +140,7 @@ class _Values:
                 out.append(raw[i + 1:end])
                 i = end + 1
             else:
-                match = re.compile(r"[^\s#]+").match(raw, i)
+                match = _BARE_TOKEN.match(raw, i)
                 token = match.group(0)
                 i = match.end()
                 if token.isdigit():
