@@ -7,7 +7,8 @@ Everything a person decided is reviewable YAML, in two layers:
 
   * ``taxonomy.yaml``     techniques (loaded by ``taxonomy.py``);
   * ``venues.yaml``       canonical venues and their spellings;
-  * ``non_names.yaml``    author-list tokens that are not people.
+  * ``non_names.yaml``    author-list tokens that are not people;
+  * ``headings.yaml``     paper-list headings that name techniques (``headings.py``).
 
 * *Site data* is about one atlas's own papers, in the site's data folder
   (``data/`` here; the plugin's ``curation`` option elsewhere):
@@ -19,8 +20,7 @@ Everything a person decided is reviewable YAML, in two layers:
                           untitled papers a curator looked up but could not
                           identify, each with the reason (``unidentified``).
 
-A site may also put its own ``taxonomy.yaml``, ``venues.yaml`` or
-``non_names.yaml`` in its data folder; each replaces the packaged file
+A site may also put its own copy of any of these in its data folder; each replaces the packaged file
 whole (never merged, so what a page shows is what one file says).
 
 This module is the one place that knows those file names, so the pipeline,
@@ -54,7 +54,7 @@ _ARXIV_OLD = re.compile(r"^[a-z][a-z.\-]*/\d{7}$")
 _ARXIV_VERSION = re.compile(r"v\d+$")
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 # Files every build needs: the site's own copy, else the packaged one.
-REFERENCE_FILES = ("taxonomy.yaml", "venues.yaml", "non_names.yaml")
+REFERENCE_FILES = ("taxonomy.yaml", "venues.yaml", "non_names.yaml", "headings.yaml")
 # Files only a site can have; both are optional.
 SITE_FILES = ("authors.yaml", "corrections.yaml")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import Finding
+from .errors import AtlasError, Finding
 
 
 @dataclass(frozen=True, order=True)
@@ -70,6 +70,8 @@ class RawEntry:
     authors_truncated: bool = False
     abstract: str = ""
     venue: str | None = None          # raw venue text: header, comment or proceedings
+    container: str | None = None      # where a structured source says it appeared (booktitle,
+                                      # journal, container-title): a venue, kept as written if unknown
     year: int | None = None
     date: str | None = None           # ISO date, only when the listing gives a full one
     date_text: str | None = None      # a partial date as written, e.g. "Tue 30 Aug"
@@ -82,6 +84,11 @@ class RawEntry:
     session: str | None = None
     urls: list[str] = field(default_factory=list)
     technique_overrides: list[TechniqueOverride] = field(default_factory=list)
+    # A curated list's heading paths the entry is filed under, each outermost first:
+    # the headings above it, plus any section it says it is "also in".
+    headings: list[list[str]] = field(default_factory=list)
+    crossref: str | None = None       # BibTeX: key of the entry it inherits fields from, when
+                                      # that entry is not in the same file (resolved by the pipeline)
 
 
 @dataclass(frozen=True)
@@ -102,10 +109,33 @@ class ParsedListing:
     declared_total: int | None = None
     findings: list[Finding] = field(default_factory=list)
     skipped: list[Skip] = field(default_factory=list)
+    # Errors in single entries (a malformed BibTeX entry): reported with file and line
+    # while the file's other entries still import. The entry is also a ``Skip``.
+    errors: list[AtlasError] = field(default_factory=list)
+    # BibTeX only: every entry's expanded fields by lower-cased citation key, so
+    # that a ``crossref`` into this file from another file can be resolved.
+    records: dict[str, dict[str, str]] = field(default_factory=dict)
+    # BibTeX only: own fields of entries whose crossref parent is not in this file,
+    # by entry number; the file's @string macros; the macros it uses but does not
+    # define, with its text, so the pipeline's second pass can re-read it with
+    # macros from the other .bib files (as ``\bibliography{abbrev,refs}`` would).
+    unresolved: dict[int, dict[str, str]] = field(default_factory=dict)
+    macros: dict[str, str] = field(default_factory=dict)
+    undefined_macros: frozenset[str] = frozenset()
+    text: str | None = None
 
     @property
     def detected(self) -> int:
         return len(self.entries) + len(self.skipped)
+
+
+@dataclass(frozen=True)
+class FieldValue:
+    """One source's value for one field of a paper, kept even when not displayed."""
+
+    value: str
+    source: Provenance
+    kind: str                         # "correction", "structured" or "listing"
 
 
 @dataclass(frozen=True)
@@ -114,7 +144,7 @@ class TechniqueTag:
 
     technique: str                    # technique id
     evidence: str                     # the sentence of the title or abstract that matched
-    field: str = "abstract"           # "title", "abstract" or "curation"
+    field: str = "abstract"           # "title", "abstract", "curation" or "heading"
     matched: str = ""                 # the text the pattern matched
 
 
@@ -175,6 +205,11 @@ class Paper:
     def corrected(self, name: str) -> FieldCorrection | None:
         """The correction that set field ``name``, if one did."""
         return next((c for c in self.corrections if c.field == name), None)
+    # Every source's value of title, authors, venue and year (see normalize/papers.py
+    # for the rule that picks the displayed one), and the curated lists' headings
+    # the paper is listed under: (heading path, file).
+    field_values: dict[str, list[FieldValue]] = field(default_factory=dict)
+    listed_under: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def untitled(self) -> bool:

@@ -25,12 +25,14 @@ import networkx as nx
 from .curation import Curation, load_curation
 from .errors import AtlasError, CurationError, EncodingError, Finding
 from .graph import build_graph
+from .headings import FILE_NAME as HEADINGS_FILE, HeadingMap, heading_tags, load_headings, unmapped_headings
 from .model import ParsedListing, TechniqueTag
 from .normalize import Corpus, normalize
 from .normalize.dates import years_mentioned
 from .related import Related, related_papers
 from .sources import listing_kind, parse_text, seed_files
 from .sources import structured as structured_entries
+from .sources.bib import resolve_bibtex
 from .sources.sidecar import Sidecar, load_sidecar
 from .sources.text import decode_listing, MAX_LISTING_BYTES
 from .tagging import Tagger
@@ -92,6 +94,7 @@ def read_sources(seeds_dir: Path, cache: ParseCache | None = None) -> SourceSet:
                 listing, years = _parse_listing(path, name, cache)
                 result.listings.append(listing)
                 result.years[name] = years
+                result.errors.extend(listing.errors)     # bad entries; the others are in
             elif kind == "structured":
                 listing, years = _parse_listing(path, name, cache, structured=True)
                 result.listings.append(listing)
@@ -139,8 +142,13 @@ def apply_overrides(paper, taxonomy: Taxonomy) -> None:
 _TAG_MEMO: WeakKeyDictionary = WeakKeyDictionary()
 
 
-def tag_papers(corpus: Corpus, tagger: Tagger, taxonomy: Taxonomy | None = None) -> None:
-    """Attach techniques (with evidence) to every paper; report papers with none."""
+def tag_papers(corpus: Corpus, tagger: Tagger, taxonomy: Taxonomy | None = None,
+               headings: HeadingMap | None = None) -> None:
+    """Attach techniques (with evidence) to every paper; report papers with none.
+
+    Order: the tagger's matches, then the techniques of the list headings the
+    paper is filed under (``data/headings.yaml``), then curators' overrides,
+    which may remove either."""
     previous = _TAG_MEMO.get(tagger, {})
     memo: dict[tuple, tuple] = {}
     for paper in corpus.papers:
@@ -152,6 +160,12 @@ def tag_papers(corpus: Corpus, tagger: Tagger, taxonomy: Taxonomy | None = None)
             tags = tuple(tagger.tag(paper.title, paper.abstract))
         memo[key] = tags
         paper.techniques = list(tags)
+        if headings is not None and paper.listed_under:
+            have = {t.technique for t in paper.techniques}
+            paper.techniques += [t for t in heading_tags(paper, headings) if t.technique not in have]
+            if taxonomy is not None:
+                order = {tid: i for i, tid in enumerate(taxonomy.techniques)}
+                paper.techniques.sort(key=lambda t: order[t.technique])
         if taxonomy is not None:
             apply_overrides(paper, taxonomy)
         if not paper.techniques:
@@ -197,8 +211,11 @@ def build_atlas(seeds_dir: Path, data_dir: Path | None = None, *, strict: bool =
             raise sources.errors[0]
         raise AtlasError(f"{len(sources.errors)} input files have errors:\n  "
                          + "\n  ".join(e.format() for e in sources.errors))
-    corpus = normalize(sources.listings, sources.sidecars, curation, sources.years)
-    tag_papers(corpus, tagger, taxonomy)
+    corpus = normalize(resolve_bibtex(sources.listings), sources.sidecars, curation, sources.years)
+    headings = load_headings(curation.source_files()[HEADINGS_FILE], HEADINGS_FILE)
+    headings.check(taxonomy)
+    tag_papers(corpus, tagger, taxonomy, headings)
+    corpus.findings.extend(unmapped_headings(corpus.papers, headings, tagger))
     graph = build_graph(corpus, taxonomy)
     return Atlas(corpus=corpus, taxonomy=taxonomy, graph=graph,
                  related=related_papers(corpus.papers), errors=sources.errors, seeds_dir=seeds_dir,

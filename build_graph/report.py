@@ -33,7 +33,15 @@ CODES = {
     "missing-authors": "Entries without authors",
     "missing-arxiv-id": "arXiv entries without an id",
     "unsplittable-title": "Title and authors that could not be told apart",
-    "conflicting-year": "Listings that disagree on a paper's year",
+    "conflicting-year": "Sources that disagree on a paper's year",
+    "conflicting-venue": "Sources that disagree on a paper's venue",
+    "conflicting-author": "Sources that spell an author differently",
+    "unmapped-heading": "List headings no entry of headings.yaml covers (paste the line there)",
+    "undefined-macro": "BibTeX macros used but never defined",
+    "missing-crossref": "BibTeX crossrefs to entries in no .bib file",
+    "duplicate-key": "BibTeX entries with a repeated key or field",
+    "unread-tag": "Awesome-list tags without a year, not read as venues",
+    "table-not-read": "Markdown tables not read as papers",
     "empty-file": "Empty files",
 }
 

@@ -210,7 +210,7 @@ def test_build_does_not_depend_on_file_listing_order(monkeypatch, tmp_path, atla
     shutil.copy(BROKEN / "latin1.txt", folder / "zz_broken_a.txt")
     shutil.copy(BROKEN / "image.txt", folder / "zz_broken_b.txt")
     _reversed_rglob(monkeypatch)
-    again = build_atlas(folder)
+    again = build_atlas(folder, SEEDS.parent / "data")
     assert export_json(again.graph) == export_json(atlas.graph)
     assert [e.file for e in again.errors] == ["zz_broken_a.txt", "zz_broken_b.txt"]
     report = format_text(build_report(again))
@@ -260,7 +260,7 @@ def test_adding_an_unrelated_listing_changes_no_existing_identifier(tmp_path, at
     folder = tmp_path / "seeds"
     shutil.copytree(SEEDS, folder)
     (folder / "000_0new.txt").write_text(NEW_LISTING, encoding="utf-8")   # sorts first
-    grown = build_atlas(folder, strict=True)
+    grown = build_atlas(folder, SEEDS.parent / "data", strict=True)
     old, new = _identifiers(atlas), _identifiers(grown)
 
     row = next(r for r in grown.corpus.ledger if r.file == "000_0new.txt")

@@ -117,7 +117,7 @@ def test_atlas_from_reencoded_seeds_is_identical(tmp_path, atlas):
     folder.mkdir()
     for path in sorted(SEEDS.iterdir()):
         folder.joinpath(path.name).write_bytes(_everything(path.read_text(encoding="utf-8")))
-    again = build_atlas(folder, strict=True)
+    again = build_atlas(folder, DATA, strict=True)
     assert export_json(again.graph) == export_json(atlas.graph)
     assert [dataclasses.asdict(r) for r in again.corpus.ledger] == \
         [dataclasses.asdict(r) for r in atlas.corpus.ledger]

@@ -154,6 +154,13 @@ OFFENDERS = [
     '{"title":"a","abstract":"b","year":"' + "1" * 5000 + '"}',
     "LGNov ٦, ٢٠١٩\nA Title of ThingsJohn Smith\nabs\n",
     "abs text\narXiv:2210.10246\nCreated: 2022-13-45\n",
+    "@article{x, title = {" + "{" * 50000 + "}\n",                         # BibTeX
+    "@string{a = b # " + "a # " * 20000 + "}\n@misc{k, title = a}\n",
+    "@misc{k, title = {T}, author = {" + ",".join(["A"] * 500) + "}}\n",
+    "[" * 100000 + "]" * 100000,                                            # CSL-JSON
+    '[{"title": "a", "type": "x", "issued": {"date-parts": [["99999999999999999999", 13, 40]]}}]',
+    "# H\n" + "- " * 3000 + "[OSDI'23] [T](https://x.org)\n- [A'23] [U](https://y.org)\n",  # awesome
+    "# H\n" + "> " * 3000 + "- [OSDI'23] [T](https://x.org)\n- [A'23] [U](https://y.org)\n",
 ]
 
 

@@ -12,6 +12,7 @@ is silently dropped.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 SYMBOLS = {
     "times": "×", "cdot": "·", "pm": "±", "mp": "∓", "approx": "≈", "sim": "~", "simeq": "≃",
@@ -73,3 +74,85 @@ def render_latex(text: str) -> str:
         inner = match.group(1)
         return render_math(inner) if _looks_like_math(inner) else match.group(0)
     return _MATH.sub(replace, text)
+
+
+# --- BibTeX text: accents, special letters, escapes and grouping braces ------------
+#
+# BibTeX fields are LaTeX source, not just math: ``Kydl\'{\i}\v{c}ek``,
+# ``{RDMA}`` (braces that only protect case), ``\&``. ``bibtex_text`` turns
+# them into plain Unicode. Math spans (``$...$``) are left for ``render_latex``,
+# which the normaliser applies to every title and abstract, so the two layers
+# never fight over the same characters. It also reads back the escapes that
+# ``build_graph/bibtex.py`` writes (``\textbraceleft{}``, ``\textbackslash{}``),
+# which is what makes ``assets/atlas.bib`` re-import to the same text.
+
+ACCENTS = {
+    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
+    ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328",
+    "r": "\u030a", "d": "\u0323", "b": "\u0331", "t": "\u0361",
+}
+LETTERS = {
+    "i": "ı", "j": "ȷ", "ss": "ß", "SS": "SS", "o": "ø", "O": "Ø", "aa": "å", "AA": "Å",
+    "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "l": "ł", "L": "Ł", "dh": "ð", "DH": "Ð",
+    "th": "þ", "TH": "Þ", "ng": "ŋ", "NG": "Ŋ",
+    "textbraceleft": "{", "textbraceright": "}", "textbackslash": "\\",
+    "textasciicircum": "^", "textasciitilde": "~", "textunderscore": "_", "textendash": "–",
+    "textemdash": "—", "textquoteright": "’", "textquoteleft": "‘", "textquotedblleft": "“",
+    "textquotedblright": "”", "textbar": "|", "textless": "<", "textgreater": ">",
+    "textregistered": "®", "texttrademark": "™", "textdegree": "°", "copyright": "©",
+    "S": "§", "P": "¶", "dag": "†", "ddag": "‡", "ldots": "…", "dots": "…", "textellipsis": "…",
+    "LaTeX": "LaTeX", "TeX": "TeX", "BibTeX": "BibTeX", "noopsort": "",
+}
+_ESCAPED = {"%": "%", "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}": "}", " ": " ",
+            ",": "\u2009", "\\": " ", "-": ""}
+_BIB_WRAPPERS = frozenset(WRAPPERS | {"textsc", "textsf", "texttt", "textup", "textsl", "url",
+                                      "mbox", "hbox", "textnormal", "protect"})
+_TOKEN = re.compile(
+    r"""\\(?P<mark>[`'^"~=.])\s*(?P<base>\{\\?[A-Za-z]\}|\\?[A-Za-z])"""
+    r"|\\(?P<wmark>[uvHckrdbt])(?:\s*\{(?P<wbase>\\?[A-Za-z])\}|\s+(?P<sbase>\\?[A-Za-z]))"
+    r"|\\(?P<command>[A-Za-z]+)(?:\s*\{\}|\s?)"
+    r"|\\(?P<escaped>.)"
+    r"|(?P<brace>[{}])"
+    r"|(?P<tilde>~)", re.DOTALL)
+_DOTLESS = {"\\i": "i", "\\j": "j"}
+
+
+def _token(match: re.Match) -> str:
+    mark = match.group("mark") or match.group("wmark")
+    if mark:
+        base = (match.group("base") or match.group("wbase") or match.group("sbase")).strip("{}")
+        base = _DOTLESS.get(base, LETTERS.get(base[1:], base[1:]) if base.startswith("\\") else base)
+        return unicodedata.normalize("NFC", base + ACCENTS[mark])
+    command = match.group("command")
+    if command:
+        if command in LETTERS:
+            return LETTERS[command]
+        if command in _BIB_WRAPPERS:
+            return ""
+        return command + (" " if match.group(0)[-1:].isspace() else "")   # unknown: keep its name
+    if match.group("escaped") is not None:
+        char = match.group("escaped")
+        return _ESCAPED.get(char, char)
+    if match.group("brace"):
+        return ""
+    return " "
+
+
+def _text_outside_math(text: str) -> str:
+    return _TOKEN.sub(_token, text)
+
+
+_SPLIT_MATH = re.compile(r"((?<!\\)\$[^$]*(?<!\\)\$)")
+
+
+def bibtex_text(text: str) -> str:
+    """Plain Unicode for a BibTeX field value; ``$...$`` math is kept for ``render_latex``.
+
+    ``~`` is BibTeX's non-breaking space and becomes a space; ``--`` stays as
+    written (titles use it for a dash, and the atlas writes titles back verbatim).
+    """
+    if not any(c in text for c in "\\{}~$"):        # plain text: most fields of most files
+        return " ".join(text.split())
+    parts = _SPLIT_MATH.split(text)
+    rendered = [part if i % 2 else _text_outside_math(part) for i, part in enumerate(parts)]
+    return " ".join("".join(rendered).replace("\u00a0", " ").split())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 PARTICLES = frozenset({
     "de", "da", "das", "do", "dos", "del", "della", "der", "den", "di", "du", "la", "le",
@@ -44,6 +45,7 @@ def _cap_first(char: str) -> str:
     return upper if len(upper) == len(char) else char
 
 
+@lru_cache(maxsize=1 << 16)       # pure, and large inputs name the same people many times
 def proper_case(name: str) -> str:
     """Repair the case of a name that is ALL CAPS or all lower, word by word.
 

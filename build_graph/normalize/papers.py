@@ -13,22 +13,40 @@ paper; the merged paper keeps the id of its earliest entry that had a title
 of its own, and the ledger and ``diff`` show the merge. All other corrected
 fields are applied to the merged paper, each with a ``FieldCorrection``
 saying where it came from.
+
+Which value is displayed when sources disagree
+----------------------------------------------
+The paper keeps every source's title, authors, venue and year with its
+provenance (``Paper.field_values``). The displayed value is, in order:
+
+1. a curated correction (``data/corrections.yaml``), always;
+2. else the first *structured* source that has the field: BibTeX, CSL-JSON
+   and hand-written YAML, whose fields are named by the person who wrote
+   them (``STRUCTURED_FORMATS``);
+3. else the first *listing* (scraped pages, awesome lists, corpora), in file
+   then entry order.
+
+Two refinements: the year goes with the venue (the year of the source that
+gave the displayed venue), and a complete author list beats a truncated one
+("et al.", ``and others``) whatever its source. Disagreements on year, venue
+and the spelling of an author are ``conflicting-*`` findings in the report.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import AtlasError, CurationError, Finding
-from ..model import (Author, FieldCorrection, Paper, ParsedListing, Provenance, RawEntry, Skip,
+from ..model import (Author, FieldCorrection, FieldValue, Paper, ParsedListing, Provenance, RawEntry, Skip,
                      TechniqueOverride, Venue)
 from ..sources.sidecar import Sidecar
 from ..sources.text import tidy
 from .dates import candidate_years, complete_date, years_mentioned
 from .labels import label_for
 from .latex import render_latex
-from .names import clean_spacing, name_key, proper_case
+from .names import ascii_fold, clean_spacing, name_key, proper_case
 from .slugs import ascii_words, short_hash, stable_slug, title_key
 from .venues import VenueTable
 
@@ -59,6 +77,11 @@ class Corpus:
     ledger: list[LedgerRow]
 
 
+_TRAILING_KEY = re.compile(r"\(([^()]+)\)\s*$")
+STRUCTURED_FORMATS = frozenset({"bibtex", "csl-json", "structured-yaml"})
+HEADING_SEPARATOR = " › "
+
+
 @dataclass
 class _Draft:
     """One entry with its fields cleaned, before merging."""
@@ -81,6 +104,12 @@ class _Draft:
     overrides: list[TechniqueOverride]
     listed_id: str = ""                 # the paper id the listings alone give this entry
     listed: dict = field(default_factory=dict)   # title/arxiv/doi as listed, before corrections
+    headings: list[list[str]] = field(default_factory=list)
+    structured: bool = False
+
+    @property
+    def kind(self) -> str:
+        return "structured" if self.structured else "listing"
 
     def identity_keys(self) -> list[str]:
         keys = []
@@ -143,18 +172,41 @@ class _Normaliser:
     def venue_and_year(self, entry: RawEntry, sidecar: Sidecar | None) -> tuple[str | None, int | None]:
         stated = entry.venue or (sidecar.venue if sidecar else None)
         if stated:
-            key = self.venues.canonical(stated)
+            key = self.venues.canonical(stated) or self.venues.workshop(stated)
             if key is None:
                 key = tidy(stated)
                 self.warn(entry.source, "unknown-venue",
                           f"venue {key!r} is not in venues.yaml; kept as written")
             year = entry.year if entry.venue and entry.year else (sidecar.year if sidecar else None)
             return key, year or entry.year
+        if entry.container:
+            return self.container_venue(entry)
         for text in [*entry.comments, entry.proceedings or ""]:
             found = self.venues.find_in_text(text) if text else None
             if found:
                 return found[0], found[1] or entry.year
         return None, entry.year
+
+    def container_venue(self, entry: RawEntry) -> tuple[str, int | None]:
+        """A structured source's booktitle/journal: a known venue, or kept as written.
+
+        The entry's own year wins over a year inside the proceedings name
+        (they agree for a conference; a journal volume name may not).
+        """
+        text = tidy(entry.container)
+        key = self.venues.canonical(text) or self.venues.workshop(text)
+        if key:
+            return key, entry.year
+        named = _TRAILING_KEY.search(text)      # "Full Name (KEY)", as assets/atlas.bib writes it
+        key = named and (self.venues.canonical(named.group(1)) or self.venues.workshop(named.group(1)))
+        if key:
+            return key, entry.year
+        found = self.venues.find_in_text(text)
+        if found:
+            return found[0], entry.year or found[1]
+        self.warn(entry.source, "unknown-venue",
+                  f"venue {text!r} is not in venues.yaml; kept as written")
+        return text, entry.year
 
     def date(self, entry: RawEntry, sidecar: Sidecar | None, years_in_listing: list[int],
              year: int | None) -> tuple[str | None, int | None]:
@@ -178,7 +230,8 @@ class _Normaliser:
                   "state 'year:' or 'date:' in a sidecar (<listing>.meta.yaml)")
         return None, year
 
-    def draft(self, entry: RawEntry, sidecar: Sidecar | None, years_in_listing: list[int]) -> _Draft:
+    def draft(self, entry: RawEntry, sidecar: Sidecar | None, years_in_listing: list[int],
+              structured: bool = False) -> _Draft:
         venue, year = self.venue_and_year(entry, sidecar)
         date, year = self.date(entry, sidecar, years_in_listing, year)
         title = clean_text(entry.title) if entry.title else None
@@ -189,7 +242,8 @@ class _Normaliser:
             urls=list(entry.urls), has_code=entry.has_code,
             session=(sidecar.session if sidecar and sidecar.session else entry.session),
             categories=list(entry.categories), comments=list(entry.comments),
-            overrides=list(entry.technique_overrides))
+            overrides=list(entry.technique_overrides), headings=[list(p) for p in entry.headings],
+            structured=structured)
 
 
 def _groups(drafts: list[_Draft]) -> list[list[_Draft]]:
@@ -232,41 +286,86 @@ def paper_slug(title: str | None, label: str, arxiv: str | None, doi: str | None
 
 
 def _group_slug(group: list[_Draft]) -> str:
-    """The id the merged paper of ``group`` gets from its entries' own fields."""
-    title = _first(d.title for d in group)
+    """The id the merged paper of ``group`` gets from its entries' own fields, in
+    the order that picks the displayed ones (``_by_rank``)."""
+    ranked = _by_rank(group)
+    title = _first(d.title for d in ranked)
     abstract = max((d.abstract for d in group), key=len)
-    return paper_slug(title, title or label_for(abstract), _first(d.arxiv for d in group),
-                      _first(d.doi for d in group), abstract)
+    return paper_slug(title, title or label_for(abstract), _first(d.arxiv for d in ranked),
+                      _first(d.doi for d in ranked), abstract)
+
+
+def _by_rank(group: list[_Draft]) -> list[_Draft]:
+    """Structured sources first, then listings; each in file then entry order."""
+    return sorted(group, key=lambda d: not d.structured)
+
+
+def _values(group: list[_Draft]) -> dict[str, list[FieldValue]]:
+    values: dict[str, list[FieldValue]] = {}
+    for d in group:
+        for name, value in (("title", d.title), ("venue", d.venue),
+                            ("year", str(d.year) if d.year else None),
+                            ("authors", ", ".join(display for _, display in d.authors)
+                             + (", et al." if d.authors_truncated else "") if d.authors else None)):
+            if value:
+                values.setdefault(name, []).append(FieldValue(value, d.source, d.kind))
+    return values
+
+
+def _conflicts(group: list[_Draft], paper: Paper, normaliser: _Normaliser) -> None:
+    def listed(pairs) -> str:
+        return "; ".join(f"{value} ({', '.join(refs)})" for value, refs in pairs.items())
+
+    for name, shown in (("venue", paper.venue), ("year", paper.year)):
+        pairs: dict[str, list[str]] = {}
+        for d in group:
+            value = getattr(d, name)
+            if value and (name == "venue" or d.venue):     # a preprint's year is not a venue's
+                pairs.setdefault(str(value), []).append(d.source.ref)
+        if len(pairs) > 1:
+            normaliser.warn(group[0].source, f"conflicting-{name}",
+                            f"{paper.label!r}: sources disagree on the {name}: {listed(pairs)}; "
+                            f"showing {shown}")
+    spellings: dict[str, dict[str, list[str]]] = {}
+    for d in group:
+        for key, display in d.authors:
+            spellings.setdefault(ascii_fold(key), {}).setdefault(display, []).append(d.source.ref)
+    for folded, pairs in spellings.items():
+        if len(pairs) > 1:
+            normaliser.warn(group[0].source, "conflicting-author",
+                            f"{paper.label!r}: sources spell an author differently: "
+                            f"{listed(pairs)}")
 
 
 def _merge(group: list[_Draft], normaliser: _Normaliser, slug: str) -> Paper:
-    head = group[0]
-    with_authors = [d for d in group if d.authors]
-    chosen = max(with_authors, key=lambda d: (not d.authors_truncated, len(d.authors)),
-                 default=head)
-    title = _first(d.title for d in group)
+    ranked = _by_rank(group)
+    with_authors = [d for d in ranked if d.authors]
+    chosen = min(with_authors, key=lambda d: (d.authors_truncated, not d.structured, -len(d.authors)),
+                 default=ranked[0])
+    title = _first(d.title for d in ranked)
     abstract = max((d.abstract for d in group), key=len)
-    venue = _first(d.venue for d in group)
-    year = _first(d.year for d in group if d.venue == venue) or _first(d.year for d in group)
-    years = {d.year for d in group if d.year and d.venue}
-    if len(years) > 1:
-        normaliser.warn(head.source, "conflicting-year",
-                        f"listings disagree on the year: {sorted(years)}; using {year}")
-    arxiv = _first(d.arxiv for d in group)
-    doi = _first(d.doi for d in group)
+    venue = _first(d.venue for d in ranked)
+    year = _first(d.year for d in ranked if d.venue == venue) or _first(d.year for d in ranked)
+    arxiv = _first(d.arxiv for d in ranked)
+    doi = _first(d.doi for d in ranked)
     label = title or label_for(abstract)
     urls = list(dict.fromkeys(u for d in group for u in d.urls))
-    return Paper(
+    paper = Paper(
         slug=slug, title=title, label=label,
         authors=[key for key, _ in chosen.authors], authors_truncated=chosen.authors_truncated,
-        venue=venue, year=year, date=_first(d.date for d in group), arxiv=arxiv, doi=doi,
+        venue=venue, year=year, date=_first(d.date for d in ranked), arxiv=arxiv, doi=doi,
         urls=urls, has_code=any(d.has_code for d in group) or bool(urls), abstract=abstract,
-        session=_first(d.session for d in group),
+        session=_first(d.session for d in ranked),
         categories=list(dict.fromkeys(c for d in group for c in d.categories)),
         comments=list(dict.fromkeys(c for d in group for c in d.comments)),
         sources=[d.source for d in group],
         technique_overrides=[o for d in group for o in d.overrides],
-        label_from_text=title is None)
+        label_from_text=title is None,
+        field_values=_values(group),
+        listed_under=list(dict.fromkeys((HEADING_SEPARATOR.join(path), d.source.file)
+                                        for d in group for path in d.headings if path)))
+    _conflicts(group, paper, normaliser)
+    return paper
 
 
 def _apply_splits(papers: list[Paper], curation, displays: dict[str, Counter],
@@ -429,6 +528,10 @@ def _apply_corrections(papers: list[Paper], listed_ids: dict[str, list[_Draft]],
             paper.corrections.append(FieldCorrection(key, correction.source, file,
                                                      correction.value_lines[key], listed,
                                                      correction.note))
+            if key in ("title", "venue", "year"):
+                shown = paper.title if key == "title" else getattr(paper, key)
+                paper.field_values.setdefault(key, []).insert(0, FieldValue(
+                    str(shown), Provenance(file, 0, correction.line), "correction"))
         paper.technique_overrides.extend(correction.overrides)
     order = {"title": 0, "authors": 1, "venue": 2, "year": 3, "date": 4, "arxiv": 5, "doi": 6}
     for paper in papers:
@@ -457,8 +560,9 @@ def normalize(listings: list[ParsedListing], sidecars: dict[str, Sidecar], curat
     for listing in sorted(listings, key=lambda l: l.file):
         findings.extend(listing.findings)
         years = (listing_years or {}).get(listing.file, [])
+        structured = listing.format in STRUCTURED_FORMATS
         for entry in listing.entries:
-            drafts.append(normaliser.draft(entry, sidecars.get(listing.file), years))
+            drafts.append(normaliser.draft(entry, sidecars.get(listing.file), years, structured))
     displays: dict[str, Counter] = {}
     for draft in drafts:
         draft.listed = {"title": draft.title, "arxiv": draft.arxiv, "doi": draft.doi}

@@ -20,6 +20,7 @@ from ..yamlio import LineDict, LineList, load_yaml_file
 
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 _WORKSHOP = re.compile(r"\bworkshops?\b", re.IGNORECASE)
+_AT_HOST = re.compile(r"^(.+?)\s*@\s*(.+)$")
 _ALLOWED = {"key", "full_name", "aliases", "patterns"}
 
 
@@ -38,6 +39,7 @@ class VenueTable:
         for venue in venues:
             for alias in [venue.key, *venue.aliases]:
                 self._alias[alias.casefold()] = venue.key
+        self._found: dict[str, tuple[str, int | None] | None] = {}
         self._patterns = [
             (re.compile(r"(?<![\w-])" + re.escape(p) + r"(?![\w-])",
                         0 if _is_acronym(p) else re.IGNORECASE), venue.key)
@@ -51,8 +53,16 @@ class VenueTable:
         """A known venue (and year) named inside free text, or ``None``.
 
         Workshops are not their host conference, so a comment that mentions
-        a workshop yields nothing rather than a wrong venue.
+        a workshop yields nothing rather than a wrong venue. Memoised: a
+        BibTeX database repeats the same proceedings name for every paper.
         """
+        if text not in self._found:
+            if len(self._found) > 100_000:
+                self._found.clear()
+            self._found[text] = self._find_in_text(text)
+        return self._found[text]
+
+    def _find_in_text(self, text: str) -> tuple[str, int | None] | None:
         if _WORKSHOP.search(text):
             return None
         hits = sorted((m.start(), key) for pattern, key in self._patterns
@@ -62,8 +72,21 @@ class VenueTable:
         years = _YEAR.findall(text)
         return hits[0][1], int(years[-1]) if years else None
 
+    def workshop(self, name: str) -> str | None:
+        """``ES-FoMo @ ICML`` -> ``ES-FoMo @ ICML`` when the host is a known venue.
+
+        A workshop is its own venue, not its host conference, so the key keeps
+        the workshop's name; the host is written in its canonical spelling.
+        """
+        match = _AT_HOST.match(" ".join(name.split()))
+        host = self.canonical(match.group(2)) if match else None
+        return f"{match.group(1)} @ {host}" if host else None
+
     def full_name(self, key: str) -> str:
         info = self.venues.get(key)
+        if info is None and self.workshop(key):
+            workshop, host = key.split(" @ ", 1)
+            return f"{workshop} workshop at {self.venues[host].full_name}"
         return info.full_name if info else key
 
 

@@ -187,6 +187,12 @@ def paper_page(ctx: SiteContext, paper: Paper) -> str:
     for source in paper.sources:
         out.append(f"- `{source.ref}`" + (f" (line {source.line})" if source.line else ""))
     out.append("")
+    for name, values in paper.field_values.items():       # which source said what, when they differ
+        if len({v.value for v in values}) > 1:
+            said = "; ".join(f"{md_text(v.value)} (`{v.source.ref}`, {v.kind})" for v in values)
+            shown = {"title": paper.title, "venue": paper.venue, "year": paper.year,
+                     "authors": ", ".join(ctx.corpus.authors[a].name for a in paper.authors)}.get(name)
+            out += [f"Sources disagree on the {name}: {said}. Shown: {md_text(str(shown))}.", ""]
     return "\n".join(out)
 
 

@@ -19,8 +19,8 @@ from types import ModuleType
 
 from ..errors import Finding, UnknownFormatError
 from ..model import ParsedListing
-from . import (arxiv_listing, author_profile, bare_abstracts, jsonl_corpus, papers_cool,
-               session_schedule)
+from . import (arxiv_listing, author_profile, awesome_list, bare_abstracts, bib, csl_json,
+               jsonl_corpus, papers_cool, session_schedule)
 from .text import read_listing
 
 FORMATS: tuple[ModuleType, ...] = (
@@ -30,6 +30,9 @@ FORMATS: tuple[ModuleType, ...] = (
     papers_cool,
     session_schedule,
     jsonl_corpus,
+    bib,
+    csl_json,
+    awesome_list,
 )
 
 MIN_CONFIDENCE = 0.5
