@@ -98,6 +98,7 @@ class TechniqueTag:
     evidence: str                     # the sentence of the title or abstract that matched
     field: str = "abstract"           # "title", "abstract" or "curation"
     matched: str = ""                 # the text the pattern matched
+    strength: str = "strong"          # "strong" (title, 2+ sentences, curation) or "weak" (one abstract sentence)
 
 
 @dataclass
@@ -126,6 +127,9 @@ class Technique:
     aliases: list[str] = field(default_factory=list)
     acronyms: list[str] = field(default_factory=list)
     line: int = 0                     # line in the taxonomy file, for error messages
+    context: list[str] = field(default_factory=list)        # words one of which must be near an ambiguous match
+    context_terms: list[str] = field(default_factory=list)  # the aliases/acronyms needing context ([] = all)
+    exclude: list[str] = field(default_factory=list)        # phrases that, near a match, mean another sense
 
 
 @dataclass
