@@ -45,6 +45,7 @@ class BlindSet:
     minimum: int
     venue_years: list[tuple[str, int]]
     file: str = ""
+    vocabulary: frozenset[str] | None = None    # technique ids the labels could use; None: all
 
 
 @dataclass
@@ -69,6 +70,7 @@ class Scores:
     per_area: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
     false_positives: list[tuple[str, str, str]] = field(default_factory=list)   # (title, technique, evidence)
     misses: list[tuple[str, str]] = field(default_factory=list)                 # (title, technique)
+    unscored: list[tuple[str, str, str]] = field(default_factory=list)  # tags of techniques newer than the labels
     papers: int = 0
     tagged: int = 0
 
@@ -111,8 +113,16 @@ def load_blind_set(path: Path, taxonomy: Taxonomy, display: str | None = None) -
         papers.append(BlindPaper(venue=_field(entry, "venue", str, display), year=_field(entry, "year", int, display),
                                  title=_field(entry, "title", str, display), abstract=entry.get("abstract") or "",
                                  techniques=tuple(labels), line=entry.line))
+    vocabulary = sampling.get("vocabulary")
+    if vocabulary is not None and not (isinstance(vocabulary, list) and all(isinstance(v, str) for v in vocabulary)):
+        raise CurationError("'vocabulary' must be a list of technique ids", file=display,
+                            line=sampling.line_of("vocabulary"))
+    for paper in papers:
+        for tid in paper.techniques:
+            if vocabulary is not None and tid not in vocabulary:
+                raise CurationError(f"label {tid!r} is not in the sampling vocabulary", file=display, line=paper.line)
     return BlindSet(papers, _field(sampling, "seed", int, display), _field(sampling, "minimum", int, display),
-                    venue_years, display)
+                    venue_years, display, frozenset(vocabulary) if vocabulary is not None else None)
 
 
 def draw_venue_years(records: list[dict], seed: int, minimum: int) -> list[tuple[str, int]]:
@@ -143,14 +153,22 @@ def check_sample(blind: BlindSet, records: list[dict]) -> list[str]:
     return problems
 
 
-def score(blind: list[BlindPaper], tagger: Tagger) -> Scores:
-    """Micro precision and recall with exact matching (a parent or child of a label counts as wrong)."""
+def score(blind: list[BlindPaper], tagger: Tagger, vocabulary: frozenset[str] | None = None) -> Scores:
+    """Micro precision and recall with exact matching (a parent or child of a label counts as wrong).
+
+    Tags of techniques outside ``vocabulary`` (added after the labels were
+    made) are neither right nor wrong by these labels: they are listed in
+    ``unscored`` for a person to check, not counted.
+    """
     taxonomy = tagger.taxonomy
     out = Scores(papers=len(blind))
     for paper in blind:
         tags = tagger.tag(paper.title, paper.abstract)
         out.tagged += bool(tags)
         want = set(paper.techniques)
+        if vocabulary is not None:
+            out.unscored += [(paper.title, t.technique, t.evidence) for t in tags if t.technique not in vocabulary]
+            tags = [t for t in tags if t.technique in vocabulary]
         got = {t.technique: t for t in tags}
         for tid, tag in got.items():
             area = out.per_area[taxonomy.area_of(tid)]
@@ -184,6 +202,7 @@ def format_scores(scores: Scores, taxonomy: Taxonomy, show_errors: int = 0) -> s
         f"{scores.strong.tp + scores.strong.fp})   recall {scores.strong.recall:.3f}",
         f"goals (precision >= {GOAL_PRECISION}, recall >= {GOAL_RECALL}): "
         + ("met" if scores.meets_goals() else "NOT met"),
+        f"tags of techniques added after the labels (not scored): {len(scores.unscored)}",
         "", f"{'area':<52} {'precision':>14} {'recall':>14}",
     ]
     for area in taxonomy.areas():
@@ -198,6 +217,9 @@ def format_scores(scores: Scores, taxonomy: Taxonomy, show_errors: int = 0) -> s
                   in scores.false_positives[:show_errors]]
         lines += ["", f"misses (first {show_errors}):"]
         lines += [f"  {tid:<28} {title[:70]}" for title, tid in scores.misses[:show_errors]]
+        lines += ["", f"tags of new techniques, not scored (first {show_errors}):"]
+        lines += [f"  {tid:<28} {title[:50]}  <- {evidence[:90]}" for title, tid, evidence
+                  in scores.unscored[:show_errors]]
     return "\n".join(lines)
 
 

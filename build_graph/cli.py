@@ -102,7 +102,7 @@ def cmd_evaluate(args) -> int:
     taxonomy = load_taxonomy(Path(args.taxonomy) if args.taxonomy else data_dir / "taxonomy.yaml")
     tagger = Tagger(taxonomy)
     blind = load_blind_set(Path(args.blind), taxonomy)
-    scores = score(blind.papers, tagger)
+    scores = score(blind.papers, tagger, blind.vocabulary)
     print(format_scores(scores, taxonomy, show_errors=args.errors))
     status = 0 if scores.meets_goals() else 1
     if args.corpus:
