@@ -130,6 +130,7 @@ class Technique:
     context: list[str] = field(default_factory=list)        # words one of which must be near an ambiguous match
     context_terms: list[str] = field(default_factory=list)  # the aliases/acronyms needing context ([] = all)
     exclude: list[str] = field(default_factory=list)        # phrases that, near a match, mean another sense
+    covered_by: list[str] = field(default_factory=list)     # more specific techniques that make this one redundant
 
 
 @dataclass

@@ -447,6 +447,11 @@ class Tagger:
         self.order: list[str] = [t.id for t in taxonomy.techniques.values() if not t.is_area]
         self.senses: dict[int, Sense] = {rank: sense for rank, tid in enumerate(self.order)
                                          if (sense := Sense.of(taxonomy.techniques[tid])) is not None}
+        rank_of = {tid: rank for rank, tid in enumerate(self.order)}
+        # rank -> ranks of the more specific techniques that make it redundant ("LLM serving" says "LLM").
+        self.covered_by: dict[int, frozenset[int]] = {
+            rank_of[tid]: frozenset(rank_of[c] for c in taxonomy.techniques[tid].covered_by if c in rank_of)
+            for tid in self.order if taxonomy.techniques[tid].covered_by}
         aliases: dict[str, list[Entry]] = {}
         acronyms: dict[str, list[Entry]] = {}
         for rank, tid in enumerate(self.order):
@@ -559,6 +564,7 @@ class Tagger:
             TechniqueTag(technique=self.order[rank], evidence=evidence, field=field, matched=matched,
                          strength=strength)
             for rank, (field, evidence, matched, strength) in sorted(found.items())
+            if not (rank in self.covered_by and self.covered_by[rank].intersection(found))
         ]
 
     @staticmethod

@@ -20,8 +20,9 @@ from .yamlio import LineDict, LineList, load_yaml_file
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _AREA_KEYS = {"id", "name", "description"}
 _TECHNIQUE_KEYS = {"id", "name", "parent", "description", "aliases", "acronyms", "examples", "counterexamples",
-                   "context", "context_terms", "exclude"}
-_TEXT_LISTS = ("aliases", "acronyms", "examples", "counterexamples", "context", "context_terms", "exclude")
+                   "context", "context_terms", "exclude", "covered_by"}
+_TEXT_LISTS = ("aliases", "acronyms", "examples", "counterexamples", "context", "context_terms", "exclude",
+               "covered_by")
 _CONTEXT_WORD = re.compile(r"^[a-z0-9]+$")
 _SINGULAR = {"aliases": "alias", "acronyms": "acronym"}
 
@@ -144,7 +145,7 @@ def _read_entry(entry, is_area: bool, seen: dict[str, int], problems: _Problems,
     tech = Technique(tid, name, parent, description, aliases=[a for a, _ in lists["aliases"]],
                      acronyms=[a for a, _ in lists["acronyms"]], line=entry.line,
                      context=[w for w, _ in lists["context"]], context_terms=[t for t, _ in lists["context_terms"]],
-                     exclude=[x for x, _ in lists["exclude"]])
+                     exclude=[x for x, _ in lists["exclude"]], covered_by=[c for c, _ in lists["covered_by"]])
     tax.techniques[tid] = tech
     tax.examples[tid] = [e for e, _ in lists["examples"]]
     tax.counterexamples[tid] = [c for c, _ in lists["counterexamples"]]
@@ -203,6 +204,12 @@ def _check_graph(tax: Taxonomy, entries: dict[str, LineDict], problems: _Problem
         if tech.parent not in tax.techniques:
             problems.add(entries[tid].line_of("parent"), f"unknown parent {tech.parent!r} of {tid!r}")
             tech.parent = None
+    for tid, tech in tax.techniques.items():
+        covered = entries[tid].get("covered_by") if not tech.is_area else None
+        for i, other in enumerate(tech.covered_by):
+            if other not in tax.techniques or tax.techniques[other].is_area or other == tid:
+                line = covered.item_lines[i] if isinstance(covered, LineList) else entries[tid].line
+                problems.add(line, f"covered_by of {tid!r} names {other!r}, which is not another technique")
     reported: set[str] = set()
     for tid in tax.techniques:
         path, node = [], tid
