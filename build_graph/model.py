@@ -131,6 +131,7 @@ class Technique:
     context_terms: list[str] = field(default_factory=list)  # the aliases/acronyms needing context ([] = all)
     exclude: list[str] = field(default_factory=list)        # phrases that, near a match, mean another sense
     covered_by: list[str] = field(default_factory=list)     # more specific techniques that make this one redundant
+    require_strong: bool = False      # never tag from a single abstract sentence (workload-like techniques)
 
 
 @dataclass

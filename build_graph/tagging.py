@@ -447,6 +447,10 @@ class Tagger:
         self.order: list[str] = [t.id for t in taxonomy.techniques.values() if not t.is_area]
         self.senses: dict[int, Sense] = {rank: sense for rank, tid in enumerate(self.order)
                                          if (sense := Sense.of(taxonomy.techniques[tid])) is not None}
+        # Techniques that a single abstract sentence never tags: for model families and
+        # learning methods one mention is nearly always the workload or background.
+        self.require_strong = frozenset(rank for rank, tid in enumerate(self.order)
+                                        if taxonomy.techniques[tid].require_strong)
         rank_of = {tid: rank for rank, tid in enumerate(self.order)}
         # rank -> ranks of the more specific techniques that make it redundant ("LLM serving" says "LLM").
         self.covered_by: dict[int, frozenset[int]] = {
@@ -555,7 +559,8 @@ class Tagger:
                 strength = "strong"
                 if field == "abstract":
                     named_in = self._named_in(sentences, hits)
-                    if self.skip_incidental and named_in == 1 and self._incidental(sentences, hits):
+                    if named_in == 1 and (rank in self.require_strong
+                                          or self.skip_incidental and self._incidental(sentences, hits)):
                         continue
                     strength = "strong" if named_in > 1 else "weak"
                 # Cut from the original text, not the normalised copy: "Mixture-Of-Experts" keeps its capitals.

@@ -20,7 +20,7 @@ from .yamlio import LineDict, LineList, load_yaml_file
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _AREA_KEYS = {"id", "name", "description"}
 _TECHNIQUE_KEYS = {"id", "name", "parent", "description", "aliases", "acronyms", "examples", "counterexamples",
-                   "context", "context_terms", "exclude", "covered_by"}
+                   "context", "context_terms", "exclude", "covered_by", "require_strong"}
 _TEXT_LISTS = ("aliases", "acronyms", "examples", "counterexamples", "context", "context_terms", "exclude",
                "covered_by")
 _CONTEXT_WORD = re.compile(r"^[a-z0-9]+$")
@@ -114,6 +114,14 @@ def _text_list(entry: LineDict, key: str, problems: _Problems) -> list[tuple[str
     return out
 
 
+def _flag(entry: LineDict, key: str, problems: _Problems) -> bool:
+    value = entry.get(key, False)
+    if not isinstance(value, bool):
+        problems.add(entry.line_of(key), f"'{key}' must be true or false, found {value!r}")
+        return False
+    return value
+
+
 def _check_keys(entry: LineDict, allowed: set[str], what: str, problems: _Problems) -> None:
     for key in entry:
         if key not in allowed:
@@ -145,7 +153,8 @@ def _read_entry(entry, is_area: bool, seen: dict[str, int], problems: _Problems,
     tech = Technique(tid, name, parent, description, aliases=[a for a, _ in lists["aliases"]],
                      acronyms=[a for a, _ in lists["acronyms"]], line=entry.line,
                      context=[w for w, _ in lists["context"]], context_terms=[t for t, _ in lists["context_terms"]],
-                     exclude=[x for x, _ in lists["exclude"]], covered_by=[c for c, _ in lists["covered_by"]])
+                     exclude=[x for x, _ in lists["exclude"]], covered_by=[c for c, _ in lists["covered_by"]],
+                     require_strong=_flag(entry, "require_strong", problems))
     tax.techniques[tid] = tech
     tax.examples[tid] = [e for e, _ in lists["examples"]]
     tax.counterexamples[tid] = [c for c, _ in lists["counterexamples"]]
