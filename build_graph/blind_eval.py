@@ -100,27 +100,25 @@ def load_blind_set(path: Path, taxonomy: Taxonomy, display: str | None = None) -
             raise CurationError("venue_years items must be [venue, year]", file=display,
                                 line=sampling.line_of("venue_years"))
         venue_years.append((item[0], item[1]))
+    vocabulary = sampling.get("vocabulary")
+    if vocabulary is not None and not (isinstance(vocabulary, list) and all(isinstance(v, str) for v in vocabulary)):
+        raise CurationError("'vocabulary' must be a list of technique ids", file=display,
+                            line=sampling.line_of("vocabulary"))
     papers = []
     for entry in data["papers"]:
         if not isinstance(entry, LineDict):
             raise CurationError("each paper must be a mapping", file=display, line=getattr(entry, "line", 0) or 1)
         labels = _field(entry, "techniques", list, display)
         for i, tid in enumerate(labels):
+            line = labels.item_lines[i] if isinstance(labels, LineList) else entry.line_of("techniques")
             if tid not in taxonomy or taxonomy[tid].is_area:
-                line = labels.item_lines[i] if isinstance(labels, LineList) else entry.line_of("techniques")
                 raise CurationError(f"unknown technique {tid!r} (labels must be taxonomy technique ids)",
                                     file=display, line=line)
+            if vocabulary is not None and tid not in vocabulary:
+                raise CurationError(f"label {tid!r} is not in the sampling vocabulary", file=display, line=line)
         papers.append(BlindPaper(venue=_field(entry, "venue", str, display), year=_field(entry, "year", int, display),
                                  title=_field(entry, "title", str, display), abstract=entry.get("abstract") or "",
                                  techniques=tuple(labels), line=entry.line))
-    vocabulary = sampling.get("vocabulary")
-    if vocabulary is not None and not (isinstance(vocabulary, list) and all(isinstance(v, str) for v in vocabulary)):
-        raise CurationError("'vocabulary' must be a list of technique ids", file=display,
-                            line=sampling.line_of("vocabulary"))
-    for paper in papers:
-        for tid in paper.techniques:
-            if vocabulary is not None and tid not in vocabulary:
-                raise CurationError(f"label {tid!r} is not in the sampling vocabulary", file=display, line=paper.line)
     return BlindSet(papers, _field(sampling, "seed", int, display), _field(sampling, "minimum", int, display),
                     venue_years, display, frozenset(vocabulary) if vocabulary is not None else None)
 
