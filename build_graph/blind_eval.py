@@ -177,7 +177,7 @@ def score(blind: list[BlindPaper], tagger: Tagger, vocabulary: frozenset[str] | 
                 out.overall.fp += 1
                 area.fp += 1
                 out.false_positives.append((paper.title, tid, tag.evidence))
-            if getattr(tag, "strength", "strong") == "strong":
+            if tag.strength == "strong":
                 if tid in want:
                     out.strong.tp += 1
                 else:

@@ -61,7 +61,7 @@ def related_papers(papers: list[Paper], top: int = TOP) -> dict[str, list[Relate
     techniques = {p.slug: [t.technique for t in p.techniques] for p in papers}
     # (slug, tid) -> factor for weak tags only; strong tags (the common case) are absent.
     weak = {(p.slug, t.technique): WEAK_FACTOR for p in papers for t in p.techniques
-            if getattr(t, "strength", "strong") == "weak"}
+            if t.strength == "weak"}
     by_technique: dict[str, list[str]] = defaultdict(list)
     by_author: dict[str, list[str]] = defaultdict(list)
     for paper in papers:
