@@ -535,6 +535,7 @@ class Tagger:
         sentence of the abstract is ``weak``.
         """
         found: dict[int, tuple[str, str, str, str]] = {}
+        held_back: dict[int, tuple[str, str, str, str]] = {}   # single mentions of require_strong techniques
         abstract = abstract or ""
         for field, text in (("title", title or ""), ("abstract", abstract)):
             if not text.strip():
@@ -559,12 +560,18 @@ class Tagger:
                 strength = "strong"
                 if field == "abstract":
                     named_in = self._named_in(sentences, hits)
-                    if named_in == 1 and (rank in self.require_strong
-                                          or self.skip_incidental and self._incidental(sentences, hits)):
+                    if named_in == 1 and self.skip_incidental and self._incidental(sentences, hits):
+                        continue
+                    if named_in == 1 and rank in self.require_strong:
+                        held_back[rank] = ("abstract", sentences.at(first.start), text[first.start:first.end], "weak")
                         continue
                     strength = "strong" if named_in > 1 else "weak"
                 # Cut from the original text, not the normalised copy: "Mixture-Of-Experts" keeps its capitals.
                 found[rank] = (field, sentences.at(first.start), text[first.start:first.end], strength)
+        if not found:
+            # require_strong never leaves a paper with no technique at all: then
+            # the single mentions it held back are better than nothing (and weak).
+            found = held_back
         return [
             TechniqueTag(technique=self.order[rank], evidence=evidence, field=field, matched=matched,
                          strength=strength)

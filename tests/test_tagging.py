@@ -494,7 +494,8 @@ SENSE_CASES = [
      "Our store keeps each replica consistent by replication.", ["repl"]),
     ("covered-by-more-specific", "LLM serving and model serving", "", ["llm-serving"]),
     ("not-covered-alone", "Model serving at scale", "", ["serving"]),
-    ("require-strong-single-sentence", None, "We evaluate on image classification.", []),
+    ("require-strong-single-sentence", "Low-bit kernels", "We evaluate on image classification.", ["quant"]),
+    ("require-strong-never-leaves-a-paper-bare", None, "We evaluate on image classification.", ["cnn"]),
     ("require-strong-two-sentences", None,
      "We study image classification. Image classification needs many images.", ["cnn"]),
     ("require-strong-title", "Faster Image Classification", "", ["cnn"]),
@@ -520,6 +521,11 @@ STRENGTH = [
 def test_strength_rule(sensed, case, title, abstract, strength):
     tags = {t.technique: t for t in sensed.tag(title, abstract)}
     assert tags["quant"].strength == strength
+
+
+def test_held_back_single_mentions_are_weak(sensed):
+    (tag,) = sensed.tag(None, "We evaluate on image classification.")
+    assert tag.technique == "cnn" and tag.strength == "weak"
 
 
 def test_strength_on_the_seed_papers(seed_tags):
