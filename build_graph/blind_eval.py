@@ -46,6 +46,8 @@ class BlindSet:
     venue_years: list[tuple[str, int]]
     file: str = ""
     vocabulary: frozenset[str] | None = None    # technique ids the labels could use; None: all
+    method: str = "venue-years"                 # how the papers were drawn (see ``drawn_records``)
+    exclude_papers_of: tuple[str, ...] = ()     # fixtures (next to this one) whose papers the draw skipped
 
 
 @dataclass
@@ -119,8 +121,17 @@ def load_blind_set(path: Path, taxonomy: Taxonomy, display: str | None = None) -
         papers.append(BlindPaper(venue=_field(entry, "venue", str, display), year=_field(entry, "year", int, display),
                                  title=_field(entry, "title", str, display), abstract=entry.get("abstract") or "",
                                  techniques=tuple(labels), line=entry.line))
+    method = sampling.get("method", "venue-years")
+    if method not in ("venue-years", "sample"):
+        raise CurationError(f"unknown sampling method {method!r}; expected 'venue-years' or 'sample'",
+                            file=display, line=sampling.line_of("method"))
+    excluded = sampling.get("exclude_papers_of", [])
+    if not (isinstance(excluded, list) and all(isinstance(e, str) for e in excluded)):
+        raise CurationError("'exclude_papers_of' must be a list of fixture file names", file=display,
+                            line=sampling.line_of("exclude_papers_of"))
     return BlindSet(papers, _field(sampling, "seed", int, display), _field(sampling, "minimum", int, display),
-                    venue_years, display, frozenset(vocabulary) if vocabulary is not None else None)
+                    venue_years, display, frozenset(vocabulary) if vocabulary is not None else None,
+                    method, tuple(excluded))
 
 
 def draw_venue_years(records: list[dict], seed: int, minimum: int) -> list[tuple[str, int]]:
@@ -137,14 +148,34 @@ def draw_venue_years(records: list[dict], seed: int, minimum: int) -> list[tuple
     return chosen
 
 
-def check_sample(blind: BlindSet, records: list[dict]) -> list[str]:
+def drawn_records(blind: BlindSet, records: list[dict], excluded: set[tuple[str, str]] = frozenset()) -> list[dict]:
+    """The records the fixture's sampling rule picks from ``records``, in corpus order.
+
+    ``venue-years``: every paper of the venue-years ``draw_venue_years`` holds
+    out. ``sample``: ``random.Random(seed).sample`` of ``minimum`` papers among
+    those outside ``venue_years`` and not in ``excluded`` ((title, abstract)
+    pairs of the fixtures named in ``exclude_papers_of``).
+    """
+    if blind.method == "venue-years":
+        held = set(draw_venue_years(records, blind.seed, blind.minimum))
+        return [r for r in records if (r.get("venue"), r.get("year")) in held]
+    held = set(blind.venue_years)
+    rest = [r for r in records if (r.get("venue"), r.get("year")) not in held
+            and (r.get("title") or "", r.get("abstract") or "") not in excluded]
+    if len(rest) < blind.minimum:
+        return rest
+    return [rest[i] for i in sorted(random.Random(blind.seed).sample(range(len(rest)), blind.minimum))]
+
+
+def check_sample(blind: BlindSet, records: list[dict], excluded: set[tuple[str, str]] = frozenset()) -> list[str]:
     """Problems (empty if none) with the fixture being exactly the seeded draw from ``records``."""
     problems = []
-    drawn = draw_venue_years(records, blind.seed, blind.minimum)
-    if drawn != blind.venue_years:
-        problems.append(f"venue-years drawn with seed {blind.seed}: {drawn}; fixture says {blind.venue_years}")
-    held = set(drawn)
-    expected = [(r.get("title") or "", r.get("abstract") or "") for r in records if (r.get("venue"), r.get("year")) in held]
+    if blind.method == "venue-years":
+        drawn_pairs = draw_venue_years(records, blind.seed, blind.minimum)
+        if drawn_pairs != blind.venue_years:
+            problems.append(f"venue-years drawn with seed {blind.seed}: {drawn_pairs}; "
+                            f"fixture says {blind.venue_years}")
+    expected = [(r.get("title") or "", r.get("abstract") or "") for r in drawn_records(blind, records, excluded)]
     got = [(p.title, p.abstract) for p in blind.papers]
     if expected != got:
         problems.append(f"the fixture's papers differ from the draw ({len(got)} in the fixture, {len(expected)} drawn)")

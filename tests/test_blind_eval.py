@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from build_graph.blind_eval import (GOAL_PRECISION, GOAL_RECALL, BlindPaper, check_sample, draw_venue_years,
-                                    load_blind_set, score)
+                                    drawn_records, load_blind_set, score)
 from build_graph.cli import main as cli_main
 from build_graph.errors import CurationError
 from build_graph.tagging import Tagger
@@ -23,12 +22,19 @@ TUNING = FIXTURES / "tuning_techniques.yaml"
 # Opt-in: ATLAS_CORPUS=../shared/corpora/systems-conferences.jsonl python -m pytest tests/test_blind_eval.py
 CORPUS = Path(os.environ["ATLAS_CORPUS"]) if os.environ.get("ATLAS_CORPUS") else None
 
-# Today's blind-set figures (docs/tagging.md), as floors: a change to the
-# taxonomy or the tagger that lowers them fails here. They are below the goals
-# of issue 15 (precision 0.9, recall 0.8); see test_goals_of_issue_15.
-FLOOR_PRECISION = 0.63
-FLOOR_RECALL = 0.69
-FLOOR_STRONG_PRECISION = 0.77
+BLIND2 = FIXTURES / "blind2_techniques.yaml"
+
+# Today's figures (docs/tagging.md), as floors: a change to the taxonomy or the
+# tagger that lowers them fails here. (fixture, precision, recall, precision of
+# strong tags). The second blind set is the one to report; the first was read
+# in full after round 1 and has been tuning data since, like the tuning sample.
+# All are below the goals of issue 15 (precision 0.9, recall 0.8); see
+# test_goals_of_issue_15.
+FLOORS = [
+    (BLIND2, 0.64, 0.66, 0.76),
+    (BLIND, 0.71, 0.67, 0.77),
+    (TUNING, 0.70, 0.74, 0.74),
+]
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +48,14 @@ def blind(taxonomy):
 
 
 @pytest.fixture(scope="module")
-def blind_scores(taxonomy, blind):
-    return score(blind.papers, Tagger(taxonomy), blind.vocabulary)
+def tagger(taxonomy):
+    return Tagger(taxonomy)
+
+
+@pytest.fixture(scope="module")
+def blind_scores(taxonomy, tagger):
+    blind2 = load_blind_set(BLIND2, taxonomy)
+    return score(blind2.papers, tagger, blind2.vocabulary)
 
 
 def test_blind_fixture_is_the_documented_sample(blind):
@@ -64,12 +76,23 @@ def test_tuning_sample_is_disjoint_from_the_blind_set(taxonomy, blind):
     assert not any((p.venue, p.year) in held for p in tuning.papers)
 
 
-def test_blind_figures_do_not_regress(blind_scores):
-    o = blind_scores.overall
-    assert o.tp + o.fn == 733
-    assert o.precision >= FLOOR_PRECISION, o
-    assert o.recall >= FLOOR_RECALL, o
-    assert blind_scores.strong.precision >= FLOOR_STRONG_PRECISION
+def test_second_blind_set_is_disjoint_from_the_others(taxonomy, blind):
+    blind2 = load_blind_set(BLIND2, taxonomy)
+    tuning = load_blind_set(TUNING, taxonomy)
+    assert len(blind2.papers) == 150 and blind2.seed == 1515
+    held = set(blind.venue_years)
+    assert not any((p.venue, p.year) in held for p in blind2.papers)
+    assert not {p.title for p in blind2.papers} & {p.title for p in tuning.papers}
+    assert blind2.vocabulary is not None and len(blind2.vocabulary) == 206
+
+
+@pytest.mark.parametrize("fixture, precision, recall, strong", FLOORS, ids=[f[0].stem for f in FLOORS])
+def test_figures_do_not_regress(taxonomy, tagger, fixture, precision, recall, strong):
+    labelled = load_blind_set(fixture, taxonomy)
+    s = score(labelled.papers, tagger, labelled.vocabulary)
+    assert s.overall.precision >= precision, s.overall
+    assert s.overall.recall >= recall, s.overall
+    assert s.strong.precision >= strong, s.strong
 
 
 @pytest.mark.xfail(strict=True, reason="issue 15's goals are not met yet (docs/tagging.md); "
@@ -80,7 +103,7 @@ def test_goals_of_issue_15(blind_scores):
 
 
 def test_evaluate_command_prints_the_figures(capsys, blind_scores):
-    status = cli_main(["evaluate", "--blind", str(BLIND)])
+    status = cli_main(["evaluate", "--blind", str(BLIND2)])
     out = capsys.readouterr().out
     o = blind_scores.overall
     assert f"overall  precision {o.precision:.3f} ({o.tp}/{o.tp + o.fp})" in out
@@ -198,14 +221,27 @@ def test_check_sample_detects_a_changed_fixture(tmp_path, mini):
     assert check_sample(blind, records) and "differ" in check_sample(blind, records)[0]
 
 
+def test_sample_method_skips_excluded_papers_and_is_seeded(tmp_path, mini):
+    records = [{"venue": v, "year": 2020, "title": f"{v}{i}", "abstract": ""} for v in "AB" for i in range(10)]
+    text = _fixture(tmp_path, "[alpha]").read_text(encoding="utf-8")
+    path = tmp_path / "sampled.yaml"
+    path.write_text(text.replace("  seed: 1\n", "  method: sample\n  seed: 1\n"), encoding="utf-8")
+    blind = load_blind_set(path, mini.taxonomy)
+    excluded = {("B0", ""), ("B1", "")}
+    (drawn,) = drawn_records(blind, records, excluded)       # minimum 1, outside V 2020 (all of them)
+    rest = [r for r in records if (r["title"], "") not in excluded]
+    assert drawn == rest[random.Random(1).sample(range(len(rest)), 1)[0]]
+    assert check_sample(blind, records, excluded)            # the fixture's one paper is not that draw
+
+
 @pytest.mark.corpus
 @pytest.mark.skipif(CORPUS is None, reason="set ATLAS_CORPUS to the systems corpus to run this (slow, optional)")
-def test_fixture_is_the_seeded_draw_from_the_corpus_and_coverage_holds(capsys):
-    """Optional: re-draw the sample from the real corpus and measure coverage (not in the default run)."""
-    cli_main(["evaluate", "--blind", str(BLIND), "--corpus", str(CORPUS)])
-    captured = capsys.readouterr()
-    assert "sample mismatch" not in captured.err
+def test_fixtures_are_the_seeded_draws_from_the_corpus_and_coverage_holds(capsys):
+    """Optional: re-draw every sample from the real corpus and measure coverage (not in the default run)."""
+    for fixture in (BLIND, TUNING, BLIND2):
+        cli_main(["evaluate", "--blind", str(fixture), "--corpus", str(CORPUS)])
+        captured = capsys.readouterr()
+        assert "sample mismatch" not in captured.err, (fixture, captured.err)
     line = next(l for l in captured.out.splitlines() if l.startswith("coverage, whole corpus"))
     covered, total = map(int, line.split(": ")[1].split(" = ")[0].split("/"))
     assert total == len(CORPUS.read_text(encoding="utf-8").splitlines()) and covered / total >= 0.95
-    assert json.loads(CORPUS.read_text(encoding="utf-8").splitlines()[0])
