@@ -1,4 +1,4 @@
-"""Command line: ``python -m build_graph {check,export,build,suggest,bench}``.
+"""Command line: ``python -m build_graph {check,export,build,suggest,diff,evaluate,bench}``.
 
 The CLI reports and carries on where that is safe (``check`` lists every
 broken file, not just the first) and exits non-zero when anything is an error.
@@ -102,6 +102,35 @@ def cmd_diff(args) -> int:
     return 0
 
 
+def cmd_evaluate(args) -> int:
+    from .blind_eval import check_sample, coverage, format_scores, load_blind_set, score
+    from .curation import load_curation
+    from .tagging import Tagger
+    from .taxonomy import load_taxonomy
+    data_dir = load_curation(Path(args.data) if args.data else None).data_dir
+    taxonomy = load_taxonomy(Path(args.taxonomy) if args.taxonomy else data_dir / "taxonomy.yaml")
+    tagger = Tagger(taxonomy)
+    blind = load_blind_set(Path(args.blind), taxonomy)
+    scores = score(blind.papers, tagger, blind.vocabulary)
+    print(format_scores(scores, taxonomy, show_errors=args.errors))
+    status = 0 if scores.meets_goals() else 1
+    if args.corpus:
+        from .corpus_eval import read_jsonl
+        records = read_jsonl(Path(args.corpus))
+        excluded = {(p.title, p.abstract) for name in blind.exclude_papers_of
+                    for p in load_blind_set(Path(args.blind).parent / name, taxonomy).papers}
+        problems = check_sample(blind, records, excluded)
+        for problem in problems:
+            print("sample mismatch: " + problem, file=sys.stderr)
+        held = set(blind.venue_years)
+        tuning = [r for r in records if (r.get("venue"), r.get("year")) not in held]
+        for label, part in (("whole corpus", records), ("outside the fixture's venue-years", tuning)):
+            covered, total = coverage(part, tagger)
+            print(f"coverage, {label}: {covered}/{total} = {covered / max(total, 1):.1%} of papers have a tag")
+        status = status or (1 if problems else 0)
+    return status
+
+
 def cmd_bench(args) -> int:
     from .bench import main as bench_main
     return bench_main(args)
@@ -137,6 +166,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("new", help="seeds folder or git revision (e.g. HEAD)")
     p.add_argument("--out", help="output file (default: standard output)")
     p.set_defaults(func=cmd_diff)
+    p = sub.add_parser("evaluate", help="precision and recall of the tagger on a hand-labelled blind set")
+    p.add_argument("--blind", default="tests/fixtures/blind2_techniques.yaml",
+                   help="blind-set fixture (default: the second blind set, the one to report)")
+    p.add_argument("--corpus", help="JSON Lines corpus: check the sample was drawn from it, report coverage")
+    p.add_argument("--taxonomy", help="taxonomy file (default: the data folder's taxonomy.yaml)")
+    p.add_argument("--data", default=None, help="folder of curated data (default: the project's data/)")
+    p.add_argument("--errors", type=int, default=0, metavar="N", help="also list N false positives and misses")
+    p.set_defaults(func=cmd_evaluate)
     p = sub.add_parser("bench", help="time and measure a full site build at N papers (see docs/performance.md)")
     p.add_argument("--papers", type=int, default=1000, help="papers to generate, or corpus entries to use (default: 1000)")
     p.add_argument("--corpus", help="JSON Lines corpus to use instead of synthetic listings")

@@ -97,6 +97,8 @@ def report(papers: list[dict], tags: list[list], seconds: float, tagger: Tagger,
         f"techniques per paper:   mean {statistics.mean(counts or [0]):.2f}, "
         f"median {statistics.median(counts or [0]):g}, max {max(counts or [0])}",
         f"tags from the title:    {sum(1 for t in tags for g in t if g.field == 'title')}",
+        f"strong / weak tags:     {sum(1 for t in tags for g in t if g.strength == 'strong')} / "
+        f"{sum(1 for t in tags for g in t if g.strength == 'weak')}",
         f"CPU time per paper:     {seconds * 1e3:.3f} ms",
         f"techniques used:        {len(per_technique)}/{len(tagger.order)}",
         "", "most used techniques:",

@@ -6,7 +6,8 @@ export can tell a node's kind from its id. Edges are directed and typed:
 
 * ``author -> paper``      ``authored`` (with ``position``, 1-based)
 * ``paper -> venue``       ``published_in``
-* ``paper -> technique``   ``uses`` (with ``evidence`` and ``field``)
+* ``paper -> technique``   ``uses`` (with ``evidence``, ``field`` and ``strength``:
+  ``strong`` or ``weak``, see docs/tagging.md)
 * ``technique -> parent``  ``subtopic_of``
 
 The node-link export is a public contract (see README): every node has
@@ -86,7 +87,7 @@ def build_graph(corpus: Corpus, taxonomy) -> nx.DiGraph:
             graph.add_edge(node, venue_id(corpus.venues[paper.venue].slug), type="published_in")
         for tag in paper.techniques:
             graph.add_edge(node, technique_id(tag.technique), type="uses",
-                           evidence=tag.evidence, field=tag.field)
+                           evidence=tag.evidence, field=tag.field, strength=tag.strength)
     return graph
 
 

@@ -146,6 +146,7 @@ class TechniqueTag:
     evidence: str                     # the sentence of the title or abstract that matched
     field: str = "abstract"           # "title", "abstract", "curation" or "heading"
     matched: str = ""                 # the text the pattern matched
+    strength: str = "strong"          # "strong" (title, 2+ sentences, curation) or "weak" (one abstract sentence)
 
 
 @dataclass
@@ -174,6 +175,11 @@ class Technique:
     aliases: list[str] = field(default_factory=list)
     acronyms: list[str] = field(default_factory=list)
     line: int = 0                     # line in the taxonomy file, for error messages
+    context: list[str] = field(default_factory=list)        # words one of which must be near an ambiguous match
+    context_terms: list[str] = field(default_factory=list)  # the aliases/acronyms needing context ([] = all)
+    exclude: list[str] = field(default_factory=list)        # phrases that, near a match, mean another sense
+    covered_by: list[str] = field(default_factory=list)     # more specific techniques that make this one redundant
+    require_strong: bool = False      # never tag from a single abstract sentence (workload-like techniques)
 
 
 @dataclass

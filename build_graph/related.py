@@ -3,7 +3,9 @@
 Score of paper *q* for paper *p* (explained for readers in docs/related.md):
 
 * every shared technique *t* adds ``log(1 + N / df(t))``: a technique few papers
-  share says more than one everybody has;
+  share says more than one everybody has; the weight is multiplied by
+  ``WEAK_FACTOR`` when either paper's tag is weak (named in one sentence of
+  the abstract only, docs/tagging.md), since a weak tag is less often right;
 * every shared author adds ``AUTHOR_WEIGHT``;
 * the same venue adds ``SAME_VENUE_YEAR`` (same year) or ``SAME_VENUE`` (other year),
   but only to papers that already share a technique or an author.
@@ -28,6 +30,7 @@ SAME_VENUE_YEAR = 0.5
 SAME_VENUE = 0.25
 COMMON_DF = 300
 TOP = 6
+WEAK_FACTOR = 0.5
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,9 @@ class Related:
 def related_papers(papers: list[Paper], top: int = TOP) -> dict[str, list[Related]]:
     n = len(papers)
     techniques = {p.slug: [t.technique for t in p.techniques] for p in papers}
+    # (slug, tid) -> factor for weak tags only; strong tags (the common case) are absent.
+    weak = {(p.slug, t.technique): WEAK_FACTOR for p in papers for t in p.techniques
+            if t.strength == "weak"}
     by_technique: dict[str, list[str]] = defaultdict(list)
     by_author: dict[str, list[str]] = defaultdict(list)
     for paper in papers:
@@ -76,8 +82,16 @@ def related_papers(papers: list[Paper], top: int = TOP) -> dict[str, list[Relate
         common = [t for t in mine if len(by_technique[t]) > COMMON_DF]
         for tid in rare:
             w = weight[tid]
-            for other in by_technique[tid]:
-                scores[other] += w
+            if weak and (paper.slug, tid) in weak:
+                w *= WEAK_FACTOR
+                for other in by_technique[tid]:
+                    scores[other] += w
+            elif weak:
+                for other in by_technique[tid]:
+                    scores[other] += w * weak.get((other, tid), 1.0)
+            else:
+                for other in by_technique[tid]:
+                    scores[other] += w
         for key in dict.fromkeys(paper.authors):
             for other in by_author[key]:
                 scores[other] += AUTHOR_WEIGHT
@@ -99,7 +113,7 @@ def related_papers(papers: list[Paper], top: int = TOP) -> dict[str, list[Relate
                 others = technique_sets[other]
                 for tid, w in common_w:
                     if tid in others:
-                        score += w
+                        score += w * (WEAK_FACTOR if (paper.slug, tid) in weak or (other, tid) in weak else 1.0)
             if paper.venue and paper.venue == venue_of[other]:
                 score += SAME_VENUE_YEAR if paper.year == year_of[other] else SAME_VENUE
             ranked.append((-round(score, 6), other))

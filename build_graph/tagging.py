@@ -215,6 +215,94 @@ class _Sentences:
         return " ".join(self.text[a:b].split())
 
 
+# Matching with its sense --------------------------------------------------
+
+# How many words on each side of a match count as "near" it, for context words
+# and excluded phrases. Ten words is about a clause: enough to reach "4-bit
+# quantization of the weights", short enough that the "model" of a music paper's
+# next sentence is not taken for the context of its "quantization".
+CONTEXT_WINDOW = 10
+
+
+class _Words:
+    """A (normalised) text's words with their spans, for windows around a match."""
+
+    def __init__(self, normalised: str):
+        self.spans = [m.span() for m in _WORD.finditer(normalised)]
+        self.starts = [a for a, _ in self.spans]
+        self.words = [normalised[a:b] for a, b in self.spans]
+
+    def window(self, start: int, end: int) -> tuple[int, int]:
+        """Word indices [lo, hi) of the match plus ``CONTEXT_WINDOW`` words either side."""
+        first = max(bisect.bisect_right(self.starts, start) - 1, 0)
+        after = bisect.bisect_left(self.starts, end)
+        return max(first - CONTEXT_WINDOW, 0), min(after + CONTEXT_WINDOW, len(self.words))
+
+
+class Sense:
+    """When a match of a technique's alias means that technique.
+
+    ``context``: lower-case words one of which must occur near the match
+    ("quantization" needs model, weights, bits, precision, inference, ...);
+    plurals count. ``context_terms``: the aliases and acronyms that need
+    context (``None``: all of them). ``exclude``: phrases, matched like
+    aliases, that near a match mean another sense ("replica exchange"). A
+    title match may find its context words anywhere in the abstract: the title
+    names the topic, the abstract says which sense it is.
+    """
+
+    def __init__(self, context=(), context_terms=None, exclude=()):
+        self.context = frozenset(f for w in context for f in (w.lower(), w.lower() + "s", w.lower() + "es"))
+        self.context_terms = None if context_terms is None else \
+            [(_compile_term(t, a), a) for t, a in context_terms]
+        self.exclude = [_compile_term(x, False) for x in exclude]
+
+    @classmethod
+    def of(cls, technique) -> "Sense | None":
+        """The technique's rules, or None when it has none."""
+        if not technique.context and not technique.exclude:
+            return None
+        acronyms = set(technique.acronyms)
+        terms = [(t, t in acronyms) for t in technique.context_terms] if technique.context_terms else None
+        return cls(technique.context, terms, technique.exclude)
+
+    def _needs_context(self, text: str, normalised: str, start: int) -> bool:
+        if not self.context:
+            return False
+        if self.context_terms is None:
+            return True
+        return any(p.match(text if acronym else normalised, start) for p, acronym in self.context_terms)
+
+    def accepts(self, text: str, normalised: str, words: _Words, start: int, end: int,
+                elsewhere: frozenset | set = frozenset()) -> bool:
+        """Whether the match at [start, end) has its sense; ``elsewhere``: extra context words (a title's abstract)."""
+        lo, hi = words.window(start, end)
+        if self.exclude and hi > lo:
+            a, b = words.spans[lo][0], words.spans[hi - 1][1]
+            if any(p.search(normalised, a, b) for p in self.exclude):
+                return False
+        if self._needs_context(text, normalised, start):
+            if not self.context.intersection(words.words[lo:hi]) and not self.context.intersection(elsewhere):
+                return False
+        return True
+
+
+def sense_matches(sense: Sense | None, terms: list[tuple[str, bool]], text: str) -> list[Hit]:
+    """Every match of ``terms`` (alias or acronym, flag) in ``text`` that keeps its sense.
+
+    The taxonomy check uses this on examples (each term must have one) and
+    counterexamples (none may have any), with the tagger's own patterns and rules.
+    """
+    normalised = normalise(text)
+    words = _Words(normalised) if sense else None
+    hits = []
+    for term, acronym in terms:
+        for m in _compile_term(term, acronym).finditer(text if acronym else normalised):
+            if sense is None or sense.accepts(text, normalised, words, m.start(), m.end()):
+                hits.append(Hit(m.start(), m.end(), acronym))
+    return hits
+
+
 # Incidental mentions -------------------------------------------------------
 
 # A technique named in one sentence only, when that sentence reports results,
@@ -357,6 +445,17 @@ class Tagger:
         self.taxonomy = taxonomy
         self.skip_incidental = skip_incidental
         self.order: list[str] = [t.id for t in taxonomy.techniques.values() if not t.is_area]
+        self.senses: dict[int, Sense] = {rank: sense for rank, tid in enumerate(self.order)
+                                         if (sense := Sense.of(taxonomy.techniques[tid])) is not None}
+        # Techniques that a single abstract sentence never tags: for model families and
+        # learning methods one mention is nearly always the workload or background.
+        self.require_strong = frozenset(rank for rank, tid in enumerate(self.order)
+                                        if taxonomy.techniques[tid].require_strong)
+        rank_of = {tid: rank for rank, tid in enumerate(self.order)}
+        # rank -> ranks of the more specific techniques that make it redundant ("LLM serving" says "LLM").
+        self.covered_by: dict[int, frozenset[int]] = {
+            rank_of[tid]: frozenset(rank_of[c] for c in taxonomy.techniques[tid].covered_by if c in rank_of)
+            for tid in self.order if taxonomy.techniques[tid].covered_by}
         aliases: dict[str, list[Entry]] = {}
         acronyms: dict[str, list[Entry]] = {}
         for rank, tid in enumerate(self.order):
@@ -429,36 +528,67 @@ class Tagger:
         return out
 
     def tag(self, title: str | None, abstract: str) -> list[TechniqueTag]:
-        """One tag per technique, title evidence first, in taxonomy order."""
-        found: dict[int, tuple[str, str, str]] = {}
-        for field, text in (("title", title or ""), ("abstract", abstract or "")):
+        """One tag per technique, title evidence first, in taxonomy order.
+
+        Strength: a technique named in the title, or in two or more different
+        sentences of the abstract, is ``strong``; one named in a single
+        sentence of the abstract is ``weak``.
+        """
+        found: dict[int, tuple[str, str, str, str]] = {}
+        held_back: dict[int, tuple[str, str, str, str]] = {}   # single mentions of require_strong techniques
+        abstract = abstract or ""
+        for field, text in (("title", title or ""), ("abstract", abstract)):
             if not text.strip():
                 continue
             matches = self._matches(text, found, acronyms=not (field == "title" and _shouting(text)))
             if not matches:
                 continue
             sentences = _Sentences(text)
+            sensed = None
             for rank, hits in matches.items():
                 hits = _drop_redefined_acronyms(text, hits)
+                sense = self.senses.get(rank)
+                if sense and hits:
+                    if sensed is None:
+                        normalised = normalise(text)
+                        elsewhere = set(_WORD.findall(normalise(abstract))) if field == "title" else frozenset()
+                        sensed = (normalised, _Words(normalised), elsewhere)
+                    hits = [h for h in hits if sense.accepts(text, sensed[0], sensed[1], h.start, h.end, sensed[2])]
                 if not hits:
                     continue
                 first = hits[0]
-                if field == "abstract" and self.skip_incidental and self._incidental(sentences, hits):
-                    continue
+                strength = "strong"
+                if field == "abstract":
+                    named_in = self._named_in(sentences, hits)
+                    if named_in == 1 and self.skip_incidental and self._incidental(sentences, hits):
+                        continue
+                    if named_in == 1 and rank in self.require_strong:
+                        held_back[rank] = ("abstract", sentences.at(first.start), text[first.start:first.end], "weak")
+                        continue
+                    strength = "strong" if named_in > 1 else "weak"
                 # Cut from the original text, not the normalised copy: "Mixture-Of-Experts" keeps its capitals.
-                found[rank] = (field, sentences.at(first.start), text[first.start:first.end])
+                found[rank] = (field, sentences.at(first.start), text[first.start:first.end], strength)
+        if not found:
+            # require_strong never leaves a paper with no technique at all: then
+            # the single mentions it held back are better than nothing (and weak).
+            found = held_back
         return [
-            TechniqueTag(technique=self.order[rank], evidence=evidence, field=field, matched=matched)
-            for rank, (field, evidence, matched) in sorted(found.items())
+            TechniqueTag(technique=self.order[rank], evidence=evidence, field=field, matched=matched,
+                         strength=strength)
+            for rank, (field, evidence, matched, strength) in sorted(found.items())
+            if not (rank in self.covered_by and self.covered_by[rank].intersection(found))
         ]
 
     @staticmethod
-    def _incidental(sentences: _Sentences, hits: list[Hit]) -> bool:
+    def _named_in(sentences: _Sentences, hits: list[Hit]) -> int:
+        """How many different sentences name the technique (an acronym it defines counts)."""
         positions = _mention_positions(sentences.text, [(h.start, h.end) for h in hits])
         # Distinct by text, not index: some listings repeat a sentence verbatim.
-        named_in = {sentences.at(p) for p in positions}
-        if len(named_in) > 1:
-            return False
+        return len({sentences.at(p) for p in positions})
+
+    @staticmethod
+    def _incidental(sentences: _Sentences, hits: list[Hit]) -> bool:
+        """Whether the (single-sentence) mention is incidental."""
         a, b = sentences.spans[sentences.index(hits[0].start)]
         return incidental(sentences.text[a:b], hits[0].start - a)
 

@@ -14,13 +14,16 @@ from pathlib import Path
 
 from .errors import CurationError, TaxonomyError
 from .model import Technique
-from .tagging import find_term
+from .tagging import Sense, find_term, sense_matches
 from .yamlio import LineDict, LineList, load_yaml_file
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _AREA_KEYS = {"id", "name", "description"}
-_TECHNIQUE_KEYS = {"id", "name", "parent", "description", "aliases", "acronyms", "examples", "counterexamples"}
-_TEXT_LISTS = ("aliases", "acronyms", "examples", "counterexamples")
+_TECHNIQUE_KEYS = {"id", "name", "parent", "description", "aliases", "acronyms", "examples", "counterexamples",
+                   "context", "context_terms", "exclude", "covered_by", "require_strong"}
+_TEXT_LISTS = ("aliases", "acronyms", "examples", "counterexamples", "context", "context_terms", "exclude",
+               "covered_by")
+_CONTEXT_WORD = re.compile(r"^[a-z0-9]+$")
 _SINGULAR = {"aliases": "alias", "acronyms": "acronym"}
 
 
@@ -111,6 +114,14 @@ def _text_list(entry: LineDict, key: str, problems: _Problems) -> list[tuple[str
     return out
 
 
+def _flag(entry: LineDict, key: str, problems: _Problems) -> bool:
+    value = entry.get(key, False)
+    if not isinstance(value, bool):
+        problems.add(entry.line_of(key), f"'{key}' must be true or false, found {value!r}")
+        return False
+    return value
+
+
 def _check_keys(entry: LineDict, allowed: set[str], what: str, problems: _Problems) -> None:
     for key in entry:
         if key not in allowed:
@@ -140,11 +151,29 @@ def _read_entry(entry, is_area: bool, seen: dict[str, int], problems: _Problems,
     parent = _text(entry, "parent", problems) or None
     lists = {key: _text_list(entry, key, problems) for key in _TEXT_LISTS}
     tech = Technique(tid, name, parent, description, aliases=[a for a, _ in lists["aliases"]],
-                     acronyms=[a for a, _ in lists["acronyms"]], line=entry.line)
+                     acronyms=[a for a, _ in lists["acronyms"]], line=entry.line,
+                     context=[w for w, _ in lists["context"]], context_terms=[t for t, _ in lists["context_terms"]],
+                     exclude=[x for x, _ in lists["exclude"]], covered_by=[c for c, _ in lists["covered_by"]],
+                     require_strong=_flag(entry, "require_strong", problems))
     tax.techniques[tid] = tech
     tax.examples[tid] = [e for e, _ in lists["examples"]]
     tax.counterexamples[tid] = [c for c, _ in lists["counterexamples"]]
     _check_patterns(tech, entry, lists, problems)
+
+
+def _check_sense(tech: Technique, lists: dict, problems: _Problems) -> None:
+    for word, line in lists["context"]:
+        if not _CONTEXT_WORD.match(word):
+            problems.add(line, f"context word {word!r} of {tech.id!r} must be one lower-case word (a-z, 0-9)")
+    terms = set(tech.aliases) | set(tech.acronyms)
+    for term, line in lists["context_terms"]:
+        if term not in terms:
+            problems.add(line, f"context term {term!r} of {tech.id!r} is not one of its aliases or acronyms")
+    if lists["context_terms"] and not lists["context"]:
+        problems.add(lists["context_terms"][0][1], f"{tech.id!r} lists context_terms but no context words")
+    for phrase, line in lists["exclude"]:
+        if not re.match(r"\w", phrase):
+            problems.add(line, f"exclude phrase {phrase!r} of {tech.id!r} must start with a letter or digit")
 
 
 def _check_patterns(tech: Technique, entry: LineDict, lists: dict, problems: _Problems) -> None:
@@ -152,8 +181,10 @@ def _check_patterns(tech: Technique, entry: LineDict, lists: dict, problems: _Pr
         problems.add(entry.line, f"technique {tech.id!r} has no aliases or acronyms, so it can never be tagged")
     if not lists["examples"]:
         problems.add(entry.line_of("examples"), f"technique {tech.id!r} needs at least one example")
+    _check_sense(tech, lists, problems)
+    sense = Sense.of(tech)
     examples = [e for e, _ in lists["examples"]]
-    # find_term is the tagger's own matcher, so what passes here tags the same texts.
+    # The tagger's own matcher and sense rules, so what passes here tags the same texts.
     terms = []
     for key, acronym in (("aliases", False), ("acronyms", True)):
         for term, line in lists[key]:
@@ -166,8 +197,11 @@ def _check_patterns(tech: Technique, entry: LineDict, lists: dict, problems: _Pr
             terms.append((term, acronym))
             if examples and not any(find_term(term, e, acronym) for e in examples):
                 problems.add(line, f"{_SINGULAR[key]} {term!r} of {tech.id!r} matches none of its examples")
+            elif sense and examples and not any(sense_matches(sense, [(term, acronym)], e) for e in examples):
+                problems.add(line, f"{_SINGULAR[key]} {term!r} of {tech.id!r} matches its examples only "
+                                   "without its sense (add a context word near it, or drop the exclusion)")
     for text, line in lists["counterexamples"]:
-        hit = next((h for term, acronym in terms if (h := find_term(term, text, acronym))), None)
+        hit = next(iter(sense_matches(sense, terms, text)), None)
         if hit:
             problems.add(line, f"counterexample of {tech.id!r} is matched (by {text[hit.start:hit.end]!r})")
 
@@ -179,6 +213,12 @@ def _check_graph(tax: Taxonomy, entries: dict[str, LineDict], problems: _Problem
         if tech.parent not in tax.techniques:
             problems.add(entries[tid].line_of("parent"), f"unknown parent {tech.parent!r} of {tid!r}")
             tech.parent = None
+    for tid, tech in tax.techniques.items():
+        covered = entries[tid].get("covered_by") if not tech.is_area else None
+        for i, other in enumerate(tech.covered_by):
+            if other not in tax.techniques or tax.techniques[other].is_area or other == tid:
+                line = covered.item_lines[i] if isinstance(covered, LineList) else entries[tid].line
+                problems.add(line, f"covered_by of {tid!r} names {other!r}, which is not another technique")
     reported: set[str] = set()
     for tid in tax.techniques:
         path, node = [], tid

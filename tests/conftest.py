@@ -9,6 +9,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def pytest_configure(config):
+    # Registered here rather than in pyproject.toml: it only concerns the optional corpus tests.
+    config.addinivalue_line("markers", "corpus: needs the shared systems corpus (opt-in via ATLAS_CORPUS)")
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -45,6 +45,13 @@ def test_export_holds_51_papers_with_contract_fields(export):
         assert set(paper["techniques"]) <= ids
 
 
+def test_uses_edges_carry_evidence_field_and_strength(export):
+    uses = [e for e in export["edges"] if e["type"] == "uses"]
+    assert uses and all({"evidence", "field", "strength"} <= e.keys() for e in uses)
+    assert {e["strength"] for e in uses} == {"strong", "weak"}
+    assert all(e["strength"] == "strong" for e in uses if e["field"] in ("title", "curation"))
+
+
 @pytest.mark.parametrize("name,venue_years", [
     ("James Laudon", [("MLSys", 2022), ("MLSys", 2023)]),
     ("Yanqi Zhou", [("MLSys", 2022), ("MLSys", 2023)]),

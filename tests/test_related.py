@@ -8,12 +8,17 @@ import math
 import pytest
 
 from build_graph.model import Paper, TechniqueTag
-from build_graph.related import AUTHOR_WEIGHT, SAME_VENUE, SAME_VENUE_YEAR, related_papers
+from build_graph.related import AUTHOR_WEIGHT, SAME_VENUE, SAME_VENUE_YEAR, WEAK_FACTOR, related_papers
 
 
 def paper(slug, techniques=(), authors=(), venue=None, year=None):
     return Paper(slug=slug, title=slug, label=slug, authors=list(authors), venue=venue, year=year,
                  techniques=[TechniqueTag(t, "e") for t in techniques])
+
+
+def weak_paper(slug, strong=(), weak=()):
+    tags = [TechniqueTag(t, "e") for t in strong] + [TechniqueTag(t, "e", strength="weak") for t in weak]
+    return Paper(slug=slug, title=slug, label=slug, techniques=tags)
 
 
 def ranked(papers, slug):
@@ -28,6 +33,27 @@ def test_rare_shared_technique_outranks_common_one():
     n = len(papers)
     assert top[0].score == pytest.approx(math.log(1 + n / 2))
     assert top[1].score == pytest.approx(math.log(1 + n / 8))
+
+
+@pytest.mark.parametrize("mine, theirs, factor", [
+    ("strong", "strong", 1.0), ("weak", "strong", WEAK_FACTOR), ("strong", "weak", WEAK_FACTOR),
+    ("weak", "weak", WEAK_FACTOR)])
+def test_weak_tags_count_less(mine, theirs, factor):
+    def make(slug, strength):
+        return weak_paper(slug, **{strength: ["x"]})
+    papers = [make("p", mine), make("q", theirs)] + [weak_paper(f"f{i}", ["y"]) for i in range(4)]
+    top = related_papers(papers)["p"]
+    assert top[0].slug == "q"
+    assert top[0].score == pytest.approx(factor * math.log(1 + len(papers) / 2))
+
+
+def test_weak_tags_count_less_for_common_techniques_too():
+    # More than COMMON_DF papers share "common", so it only adds to candidates found otherwise.
+    from build_graph.related import COMMON_DF
+    papers = [weak_paper("p", ["rare"], ["common"]), weak_paper("q", ["rare", "common"]),
+              weak_paper("r", ["rare"])] + [weak_paper(f"f{i}", ["common"]) for i in range(COMMON_DF)]
+    top = {r.slug: r.score for r in related_papers(papers)["p"]}
+    assert top["q"] - top["r"] == pytest.approx(WEAK_FACTOR * math.log(1 + len(papers) / (COMMON_DF + 2)))
 
 
 def test_shared_author_adds_its_weight_and_is_named_in_the_reason():

@@ -61,6 +61,17 @@ def test_paper_page_content(site):
     assert 'href="https://www.microsoft.com/en-us/research/publication/synthesizing-collective-' in taccl
 
 
+def test_weak_tags_are_marked_on_paper_and_technique_pages(site, atlas):
+    paper, tag = next((p, t) for p in atlas.corpus.papers for t in p.techniques if t.strength == "weak")
+    page = (site / "papers" / paper.slug / "index.html").read_text("utf-8")
+    assert f"({tag.field}, weak)" in page
+    technique = (site / "techniques" / tag.technique / "index.html").read_text("utf-8")
+    assert "weak: named in one sentence" in technique
+    strong = next(t for p in atlas.corpus.papers for t in p.techniques if t.field == "title")
+    assert "(title)" in (site / "papers").joinpath(
+        next(p.slug for p in atlas.corpus.papers if strong in p.techniques), "index.html").read_text("utf-8")
+
+
 def test_quality_page_lists_real_problems(site):
     html = (site / "quality" / "index.html").read_text("utf-8")
     assert "listing declares 46 entries but holds 25" in html

@@ -422,3 +422,114 @@ def test_corpus_eval_rejects_bad_json_with_line(tmp_path):
     corpus.write_text('{"title": "ok", "abstract": ""}\n{not json\n', encoding="utf-8")
     with pytest.raises(ParseError, match=r"bad.jsonl:2"):
         corpus_eval_main([str(corpus), "--sample-out", str(tmp_path / "s.md")])
+
+
+# -- matching with its sense, strength, covered_by, require_strong -------------------
+
+SENSE = """\
+areas:
+  - id: things
+    name: Things
+    description: Everything in these tests.
+techniques:
+  - id: quant
+    name: Quantization
+    parent: things
+    description: Fewer bits per value.
+    aliases: [quantization, low-bit]
+    context: [weights, bits, model]
+    context_terms: [quantization]
+    examples: ["Quantization of the weights to four bits; low-bit kernels."]
+    counterexamples: ["Music scores are cleaned by quantization and by removing voices."]
+  - id: repl
+    name: Replication
+    parent: things
+    description: Copies of data on many machines.
+    aliases: [replication, replica]
+    exclude: [replica exchange]
+    examples: ["Each replica of the log is kept by replication."]
+    counterexamples: ["Replica exchange Monte Carlo swaps the temperature of each replica."]
+  - id: serving
+    name: Model serving
+    parent: things
+    description: Answering inference requests.
+    aliases: [model serving]
+    covered_by: [llm-serving]
+    examples: ["Model serving answers requests."]
+  - id: llm-serving
+    name: LLM serving
+    parent: serving
+    description: Serving large language models.
+    aliases: [LLM serving]
+    examples: ["LLM serving batches tokens."]
+  - id: cnn
+    name: Vision models
+    parent: things
+    description: Convolutional networks for images.
+    aliases: [image classification]
+    require_strong: true
+    examples: ["Image classification labels images."]
+"""
+
+
+@pytest.fixture(scope="module")
+def sensed(tmp_path_factory) -> Tagger:
+    path = tmp_path_factory.mktemp("sense") / "taxonomy.yaml"
+    path.write_text(SENSE, encoding="utf-8")
+    return Tagger(load_taxonomy(path), skip_incidental=False)
+
+
+SENSE_CASES = [
+    # (case, title, abstract, expected technique ids)
+    ("context-word-near", None, "We apply quantization to the model weights.", ["quant"]),
+    ("no-context-word", None, "Scores are cleaned by quantization and by removing voices.", []),
+    ("context-word-too-far", None,
+     "Quantization is one of eleven steps applied to scores before anything else happens here at all; "
+     "the weights come later.", []),
+    ("context-free-term", None, "Low-bit kernels run fast.", ["quant"]),
+    ("title-finds-context-in-abstract", "Fast Quantization", "We shrink the model by four times.", ["quant"]),
+    ("title-without-context", "Fast Quantization", "Music scores get cleaner.", []),
+    ("excluded-phrase", None, "Replica exchange runs one replica per temperature.", []),
+    ("exclusion-is-local", None,
+     "Replica exchange is a sampling method used in physics and in chemistry for many years now. "
+     "Our store keeps each replica consistent by replication.", ["repl"]),
+    ("covered-by-more-specific", "LLM serving and model serving", "", ["llm-serving"]),
+    ("not-covered-alone", "Model serving at scale", "", ["serving"]),
+    ("require-strong-single-sentence", "Low-bit kernels", "We evaluate on image classification.", ["quant"]),
+    ("require-strong-never-leaves-a-paper-bare", None, "We evaluate on image classification.", ["cnn"]),
+    ("require-strong-two-sentences", None,
+     "We study image classification. Image classification needs many images.", ["cnn"]),
+    ("require-strong-title", "Faster Image Classification", "", ["cnn"]),
+]
+
+
+@pytest.mark.parametrize("case, title, abstract, expected", SENSE_CASES, ids=[c[0] for c in SENSE_CASES])
+def test_matching_with_its_sense(sensed, case, title, abstract, expected):
+    assert _ids(sensed.tag(title, abstract)) == expected
+
+
+STRENGTH = [
+    # (case, title, abstract, strength of the "quant" tag)
+    ("title", "Low-bit Kernels", "Nothing else.", "strong"),
+    ("two-sentences", None, "Low-bit kernels are fast. We build low-bit kernels.", "strong"),
+    ("same-sentence-twice", None, "Low-bit kernels and low-bit weights.", "weak"),
+    ("repeated-sentence-text", None, "Low-bit kernels are fast. Low-bit kernels are fast.", "weak"),
+    ("one-sentence", None, "We build low-bit kernels. They are fast.", "weak"),
+]
+
+
+@pytest.mark.parametrize("case, title, abstract, strength", STRENGTH, ids=[s[0] for s in STRENGTH])
+def test_strength_rule(sensed, case, title, abstract, strength):
+    tags = {t.technique: t for t in sensed.tag(title, abstract)}
+    assert tags["quant"].strength == strength
+
+
+def test_held_back_single_mentions_are_weak(sensed):
+    (tag,) = sensed.tag(None, "We evaluate on image classification.")
+    assert tag.technique == "cnn" and tag.strength == "weak"
+
+
+def test_strength_on_the_seed_papers(seed_tags):
+    tags = [t for ts in seed_tags.values() for t in ts]
+    assert {t.strength for t in tags} == {"strong", "weak"}
+    assert all(t.strength == "strong" for t in tags if t.field == "title")

@@ -140,6 +140,69 @@ BROKEN = [
       - "Nothing here."
       - "Another strict thing."  # <-- here
 """, "counterexample"),
+    ("context-word-not-a-word", """\
+  - id: wordy
+    name: Wordy
+    parent: area-one
+    description: A context entry with a space.
+    aliases: [wordy thing]
+    examples: ["A wordy thing with weights."]
+    context:
+      - weights
+      - two words  # <-- here
+""", "must be one lower-case word"),
+    ("context-term-unknown", """\
+  - id: picky
+    name: Picky
+    parent: area-one
+    description: Context for a term it does not have.
+    aliases: [picky thing]
+    examples: ["A picky thing with weights."]
+    context: [weights]
+    context_terms:
+      - picky stuff  # <-- here
+""", "is not one of its aliases or acronyms"),
+    ("example-without-its-sense", """\
+  - id: senseless
+    name: Senseless
+    parent: area-one
+    description: The only example lacks every context word.
+    aliases:
+      - senseless thing  # <-- here
+    examples: ["A senseless thing alone."]
+    context: [weights, bits]
+""", "only without its sense"),
+    ("counterexample-matched-in-sense", """\
+  - id: sensible
+    name: Sensible
+    parent: area-one
+    description: A counterexample that keeps the sense.
+    aliases: [sensible thing]
+    examples: ["A sensible thing with weights."]
+    context: [weights]
+    counterexamples:
+      - "A sensible thing near bits."
+      - "A sensible thing near weights."  # <-- here
+""", "counterexample"),
+    ("covered-by-unknown", """\
+  - id: covered
+    name: Covered
+    parent: area-one
+    description: Covered by something that is not there.
+    aliases: [covered thing]
+    examples: ["A covered thing."]
+    covered_by:
+      - no-such-technique  # <-- here
+""", "not another technique"),
+    ("require-strong-not-a-flag", """\
+  - id: flaggy
+    name: Flaggy
+    parent: area-one
+    description: A flag with a string value.
+    aliases: [flaggy thing]
+    examples: ["A flaggy thing."]
+    require_strong: sometimes  # <-- here
+""", "must be true or false"),
     ("unknown-key", """\
   - id: typo
     name: Typo
@@ -172,7 +235,7 @@ def test_broken_taxonomy_is_reported_at_the_line(tmp_path, case, snippet, text):
 
 
 def test_all_problems_are_listed_together(tmp_path):
-    path, lines = _write(tmp_path, "many.yaml", BROKEN[1][1], BROKEN[6][1])
+    path, lines = _write(tmp_path, "many.yaml", BROKEN[1][1], next(b[1] for b in BROKEN if b[0] == "unknown-key"))
     with pytest.raises(TaxonomyError) as info:
         load_taxonomy(path)
     assert [n for n, _ in info.value.problems] == lines
@@ -271,3 +334,52 @@ def test_validation_uses_the_taggers_matcher(tmp_path, monkeypatch):
     path.write_text(GOOD_HEAD + GOOD_TECHNIQUE, encoding="utf-8")
     load_taxonomy(path)
     assert calls == [("good thing", "A good thing (GT) happens.", False), ("GT", "A good thing (GT) happens.", True)]
+
+
+# -- matching with its sense ------------------------------------------------------
+
+def test_every_counterexample_is_not_tagged_by_the_real_tagger(taxonomy):
+    """Each counterexample, as an abstract and as a title, never gets its technique (incidental filter off)."""
+    from build_graph.tagging import Tagger
+    tagger = Tagger(taxonomy, skip_incidental=False)
+    checked = 0
+    for tid, texts in taxonomy.counterexamples.items():
+        for text in texts:
+            assert tid not in [t.technique for t in tagger.tag(None, text)], (tid, text)
+            assert tid not in [t.technique for t in tagger.tag(text, "")], (tid, text)
+            checked += 1
+    assert checked == sum(len(v) for v in taxonomy.counterexamples.values()) >= 15
+
+
+# The six confusions of issue 15, each a counterexample of the technique it was wrongly tagged with.
+CONFUSIONS = [
+    ("quantization", "music"),
+    ("replication", "replica exchange"),
+    ("datacenter-networks", "neural network"),
+    ("bayesian-optimization", "Gaussian process"),
+    ("web-systems", "ad placement"),
+    ("backdoor-attacks", "bad training data"),
+]
+
+
+@pytest.mark.parametrize("technique, phrase", CONFUSIONS, ids=[c[0] for c in CONFUSIONS])
+def test_the_six_confusions_are_counterexamples(taxonomy, technique, phrase):
+    texts = taxonomy.counterexamples[technique]
+    assert any(phrase.lower() in t.lower() for t in texts), texts
+
+
+def test_every_example_is_tagged_with_its_technique(taxonomy):
+    """Examples are positive: with the incidental filter off, each example that names one of its
+    technique's terms is tagged with that technique, or with a more specific one that covers it
+    (a longer match of another technique may take the words, as the tagger intends)."""
+    from build_graph.tagging import Tagger, find_term
+    tagger = Tagger(taxonomy, skip_incidental=False)
+    for tech in taxonomy.leaves():
+        terms = [(a, False) for a in tech.aliases] + [(a, True) for a in tech.acronyms]
+        tagged_somewhere = False
+        for text in taxonomy.examples[tech.id]:
+            if any(find_term(t, text, a) for t, a in terms):
+                # As a title too: a single abstract sentence never tags a require_strong technique.
+                tags = [t.technique for t in tagger.tag(None, text) + tagger.tag(text, "")]
+                tagged_somewhere |= tech.id in tags or any(c in tags for c in tech.covered_by)
+        assert tagged_somewhere, tech.id

@@ -158,7 +158,7 @@ def paper_page(ctx: SiteContext, paper: Paper) -> str:
         for tag in paper.techniques:
             name = ctx.technique_name(tag.technique)
             out.append(f"- {md_link(name, rel(here, TECHNIQUE.format(tag.technique)))} — "
-                       f"“{md_text(tag.evidence)}” *({tag.field})*")
+                       f"“{md_text(tag.evidence)}” *({tag.field}{', weak' if tag.strength == 'weak' else ''})*")
     else:
         out.append("No technique of the taxonomy matches this paper yet.")
     out.append("")
@@ -279,7 +279,8 @@ def technique_page(ctx: SiteContext, tid: str) -> str:
         out += ["## Papers" + NO_SEARCH, ""]
         for paper in papers:
             tag = ctx.evidence(paper, tid)
-            out.append(f"- {paper_line(ctx, paper, here)}  \n  “{md_text(tag.evidence)}”")
+            weak = " *(weak: named in one sentence)*" if tag.strength == "weak" else ""
+            out.append(f"- {paper_line(ctx, paper, here)}  \n  “{md_text(tag.evidence)}”{weak}")
         out.append("")
         years = Counter(p.year for p in papers if p.year)
         if years:
