@@ -107,8 +107,8 @@ def cmd_evaluate(args) -> int:
     from .curation import load_curation
     from .tagging import Tagger
     from .taxonomy import load_taxonomy
-    data_dir = load_curation(Path(args.data) if args.data else None).data_dir
-    taxonomy = load_taxonomy(Path(args.taxonomy) if args.taxonomy else data_dir / "taxonomy.yaml")
+    taxonomy = load_taxonomy(Path(args.taxonomy) if args.taxonomy
+                             else load_curation(_data_dir(args)).taxonomy_file)
     tagger = Tagger(taxonomy)
     blind = load_blind_set(Path(args.blind), taxonomy)
     scores = score(blind.papers, tagger, blind.vocabulary)

@@ -68,7 +68,7 @@ class HeadingMap:
                 if technique is None or technique.is_area:
                     raise CurationError(f"heading {rule.heading!r} names unknown technique {tid!r}",
                                         file=self.file, line=rule.line,
-                                        expected="a technique id from data/taxonomy.yaml")
+                                        expected="a technique id from taxonomy.yaml")
 
 
 def load_headings(path: Path, display: str) -> HeadingMap:

@@ -11,6 +11,7 @@ import pytest
 from build_graph.blind_eval import (GOAL_PRECISION, GOAL_RECALL, BlindPaper, check_sample, draw_venue_years,
                                     drawn_records, load_blind_set, score)
 from build_graph.cli import main as cli_main
+from build_graph.curation import REFERENCE_DIR
 from build_graph.errors import CurationError
 from build_graph.tagging import Tagger
 from build_graph.taxonomy import load_taxonomy
@@ -39,7 +40,7 @@ FLOORS = [
 
 @pytest.fixture(scope="module")
 def taxonomy():
-    return load_taxonomy(ROOT / "data" / "taxonomy.yaml")
+    return load_taxonomy(REFERENCE_DIR / "taxonomy.yaml")
 
 
 @pytest.fixture(scope="module")
