@@ -21,8 +21,8 @@ has the results and the exact commands.
    pointing at the temporary seeds) in a fresh interpreter, as a user runs it.
    Time is the child's wall clock, start-up included, and its CPU time; memory
    its peak resident set size (``resource.getrusage``). Inside that same build
-   the child also times the hook (our stages) and the fast page path
-   (``fastpages``), which give the "our share" ratios.
+   the child also times the hook (our stages, templates included), which
+   gives the "our share" ratios.
 4. **The floor**, measured the same way in the same run: the same
    configuration (theme, plugins, Markdown extensions, nav and hand-written
    pages) without the hook, filled up to the same number of pages with
@@ -104,12 +104,6 @@ _CHILD_BUILD = textwrap.dedent("""
         pass
     build(load_config({config!r}))
     seconds = time.perf_counter() - start
-    fast = sys.modules.get("build_graph.fastpages")
-    instances = getattr(fast, "INSTANCES", [])
-    own["fast_pages"] = sum(i.seconds for i in instances)
-    own["fast_pages_cpu"] = sum(getattr(i, "cpu_seconds", 0.0) for i in instances)
-    own["fast_pages_count"] = sum(i.fast for i in instances)
-    own["fallback_pages_count"] = sum(i.fallback for i in instances)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     with open({out!r}, "w") as f:
         json.dump({{"in_process_seconds": seconds, "peak_rss_kb": usage.ru_maxrss,
@@ -134,21 +128,10 @@ _CHILD_REBUILD = textwrap.dedent("""
             own.append(time.perf_counter() - start)
     site_build.SiteBuilder.build = timed
 
-    pages = {{}}
-
     def run():
-        fast = sys.modules.get("build_graph.fastpages")
-        before = [(i.reused, i.fast, i.seconds) for i in getattr(fast, "INSTANCES", [])]
         start = time.perf_counter()
         build(load_config({config!r}), dirty={dirty!r})     # serve reloads the config every time
-        seconds = time.perf_counter() - start
-        fast = sys.modules.get("build_graph.fastpages")
-        after = [(i.reused, i.fast, i.seconds) for i in getattr(fast, "INSTANCES", [])]
-        before += [(0, 0, 0.0)] * (len(after) - len(before))
-        pages["reused"] = sum(a[0] - b[0] for a, b in zip(after, before))
-        pages["converted"] = sum(a[1] - b[1] for a, b in zip(after, before)) - pages["reused"]
-        pages["fast_seconds"] = sum(a[2] - b[2] for a, b in zip(after, before))
-        return seconds
+        return time.perf_counter() - start
 
     load_config({config!r}).plugins.on_startup(command="serve", dirty={dirty!r})   # as serve does, once
     result = {{"cold_seconds": run(), "cold_own_seconds": own[-1]}}
@@ -163,9 +146,6 @@ _CHILD_REBUILD = textwrap.dedent("""
     result["edited"] = listing.name
     result["edited_seconds"] = run()
     result["edited_own_seconds"] = own[-1]
-    result["edited_pages_reused"] = pages["reused"]
-    result["edited_pages_converted"] = pages["converted"]
-    result["edited_fast_pages_seconds"] = pages["fast_seconds"]
     result["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     with open({out!r}, "w") as f:
         json.dump(result, f)
@@ -463,10 +443,6 @@ def run_mkdocs_build(config: Path, log: Path) -> dict:
             "peak_rss_mb": round(child["peak_rss_kb"] / 1024, 1),
             "hook_seconds": round(own["hook"], 3),
             "hook_cpu_seconds": round(own["hook_cpu"], 3),
-            "fast_pages_seconds": round(own["fast_pages"], 3),
-            "fast_pages_cpu_seconds": round(own["fast_pages_cpu"], 3),
-            "fast_pages": own["fast_pages_count"],
-            "fallback_pages": own["fallback_pages_count"],
             "warnings": len(re.findall(r"^WARNING\b", text, re.MULTILINE))}
 
 
@@ -623,9 +599,6 @@ def _ratios(report: dict) -> dict:
         # the pipeline stages (the hook), as a share of the build they ran in
         "own_share": round(build["hook_seconds"] / build["seconds"], 3),
         "own_share_cpu": round(build["hook_cpu_seconds"] / build["cpu_seconds"], 3),
-        # ... plus our Markdown-to-HTML fast path, which replaces MkDocs' own
-        "own_share_with_fast_pages_cpu": round(
-            (build["hook_cpu_seconds"] + build["fast_pages_cpu_seconds"]) / build["cpu_seconds"], 3),
     }
     total = build["seconds"]
     if "floor" in report and report["floor"]["seconds"]:
@@ -657,8 +630,6 @@ def format_table(report: dict) -> str:
                  f"{build['peak_rss_mb']:.0f} MB RSS"))
     rows.append(("of which: the hook (all stages above)",
                  f"{build['hook_seconds']:.2f} (CPU {build['hook_cpu_seconds']:.1f})", ""))
-    rows.append((f"of which: page HTML, fast path ({build['fast_pages']:,} pages)",
-                 f"{build['fast_pages_seconds']:.2f} (CPU {build['fast_pages_cpu_seconds']:.1f})", ""))
     if "floor" in report:
         floor = report["floor"]
         rows.append((f"floor: plain mkdocs-material, {floor['pages']:,} pages",
@@ -693,8 +664,7 @@ def format_table(report: dict) -> str:
              ("graph page", f"{_mb(graph['bytes'])} ({', '.join(graph['files'])})" if graph
               else "no graph page"),
              ("our stages / total build", f"{ratios['own_share']:.1%} wall, {ratios['own_share_cpu']:.1%} CPU "
-              f"(target ≤ {TARGETS['own_share']:.0%}); with the page-HTML fast path "
-              f"{ratios['own_share_with_fast_pages_cpu']:.1%} CPU")]
+              f"(target ≤ {TARGETS['own_share']:.0%})")]
     if "total_vs_floor" in ratios:
         facts.append(("total / floor", f"{ratios['total_vs_floor']:.2f}× wall, "
                       f"{ratios['total_vs_floor_cpu']:.2f}× CPU (target ≤ {TARGETS['total_vs_floor']}×)"))
@@ -704,9 +674,7 @@ def format_table(report: dict) -> str:
             facts.append((name, f"cold {r['cold_seconds']:.2f} s, unchanged "
                           f"{r['unchanged_seconds']:.2f} s (our part {r['unchanged_own_seconds']:.2f} s), "
                           f"after editing {r['edited']} {r['edited_seconds']:.2f} s "
-                          f"(our part {r['edited_own_seconds']:.2f} s; page HTML: "
-                          f"{r.get('edited_pages_converted', 0):,} pages converted, "
-                          f"{r.get('edited_pages_reused', 0):,} reused)"))
+                          f"(our part {r['edited_own_seconds']:.2f} s)"))
     lines += [""] + [f"- {k}: {v}" for k, v in facts]
     return "\n".join(lines)
 

@@ -55,6 +55,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_build(args) -> int:
+    from .render.html import Html, url_of
     from .render.site import render_site
     atlas = _atlas(args)
     for error in atlas.errors:
@@ -62,6 +63,8 @@ def cmd_build(args) -> int:
     out = Path(args.out)
     pages = render_site(atlas)
     for path, content in pages.items():
+        if isinstance(content, Html):       # a page: its HTML body, where MkDocs would put it
+            path, content = url_of(path) + "index.html", content.body
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")
@@ -151,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     common(p)
     p.add_argument("--out", help="output file (default: standard output)")
     p.set_defaults(func=cmd_export)
-    p = sub.add_parser("build", help="write the generated Markdown pages and data files to a folder")
+    p = sub.add_parser("build", help="write the generated HTML pages and data files to a folder")
     common(p)
     p.add_argument("--out", default="out", help="output folder (default: out)")
     p.set_defaults(func=cmd_build)

@@ -39,7 +39,6 @@ from pathlib import Path
 
 from .errors import AtlasError, Finding
 from .graph import node_link
-from .render.markup import md_text
 
 NODE_TYPES = ("paper", "author", "venue", "technique")
 MARKER = "<!-- mlsys-atlas-graph-diff -->"
@@ -312,6 +311,21 @@ def diff_atlases(old, new) -> GraphDiff:
 
 
 # --- Markdown -----------------------------------------------------------------------
+
+# The characters GitHub's Markdown (CommonMark) gives meaning to, escaped with a backslash.
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()>#+\-.!|])")
+
+
+def md_text(text: str | None) -> str:
+    """Untrusted text for the pull-request comment (Markdown, read on GitHub):
+    ``&`` and ``<`` become entities and every character Markdown gives meaning
+    to is backslash-escaped, so ``# x``, ``[a](javascript:...)``, ``|`` and
+    backticks show as typed. Newlines become spaces so text cannot start a block."""
+    if not text:
+        return ""
+    text = " ".join(str(text).split()).replace("&", "&amp;").replace("<", "&lt;")
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
 
 def _defuse(text: str) -> str:
     """Escaped Markdown that also cannot ping anyone: ``@name`` becomes ``@\u200bname``."""

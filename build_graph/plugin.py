@@ -14,14 +14,17 @@ Kept thin on purpose: all logic lives in the ``build_graph`` package (shared
 with the CLI and the tests). ``on_files`` builds the atlas from the seeds
 folder and adds every page with ``File.generated``, so nothing generated is
 ever written into ``docs/`` or committed, and ``mkdocs serve`` always shows
-the current listings. Generated entity pages are ``NOT_IN_NAV``: a full nav
+the current listings. Generated pages are HTML already (``render/``: Jinja
+templates): each gets an ``AtlasPage``, a ``Page`` whose ``read_source`` and
+``render`` take that HTML, its title and table of contents as they are, the
+way mkdocs-material's blog plugin gives its views their own ``Page``
+subclasses. No Markdown runs over them. Generated entity pages are ``NOT_IN_NAV``: a full nav
 on every page would make the build quadratic in the number of pages.
 
 What the atlas needs from the site it brings itself: its stylesheets and
 scripts (``assets/``), its theme templates (``theme/``: the escaped
 ``<title>`` and a repository link that makes no request to another host)
-and the Markdown extensions its pages use. So a site needs only this
-plugin and a seeds folder.
+. So a site needs only this plugin and a seeds folder.
 
 Any input error fails the build: a published site must not silently miss a
 listing.
@@ -35,13 +38,15 @@ from pathlib import Path
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, InclusionLevel
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
 
 from .errors import AtlasError
-from .fastpages import FastPages
 from .render.context import HOME_PAGE
 from .render.explorer import vendor_files
+from .render.html import Html
 from .site_build import SiteBuilder
 
 log = logging.getLogger("mkdocs.plugins.mlsys-atlas")
@@ -51,9 +56,6 @@ ASSETS = PACKAGE / "assets"
 THEME = PACKAGE / "theme"
 STYLESHEETS = ("assets/atlas.css", "assets/atlas-graph.css")
 SCRIPTS = ("assets/atlas.js", "assets/atlas-graph.js")
-# Generated pages use these (attribute lists for search exclusion, raw HTML
-# blocks with Markdown inside, tables); MkDocs adds toc and tables itself.
-MARKDOWN_EXTENSIONS = ("attr_list", "md_in_html")
 IN_NAV = {"papers/index.md", "authors/index.md", "venues/index.md", "techniques/index.md",
           "graph/index.md", "quality.md"}
 
@@ -72,26 +74,66 @@ class AtlasConfig(base.Config):
     """The branch "Edit this page" links open, when ``repo_url`` is set."""
 
 
+class PageFile(File):
+    """A generated page's ``File``. Under ``mkdocs serve --dirty`` MkDocs rebuilds
+    only files whose ``is_modified()`` is true, which it always is for generated
+    content; the plugin marks a page ``unchanged`` when the build before made the
+    same page and its output is still on disk. (mkdocs-material's search keeps
+    its index right under --dirty only when few pages are rebuilt.)"""
+
+    unchanged = False
+
+    def is_modified(self) -> bool:
+        return not self.unchanged and super().is_modified()
+
+
+class AtlasPage(Page):
+    """A generated page: its HTML comes from the atlas's templates, not from Markdown.
+
+    MkDocs calls ``read_source`` and then ``render`` on every page; here they
+    take the ``Html`` the atlas rendered. Everything else (the theme, search,
+    "Edit this page", the nav, anchor validation) sees an ordinary page.
+    """
+
+    def __init__(self, html: Html, file: File, config):
+        super().__init__(None, file, config)
+        self.html = html
+
+    def read_source(self, config) -> None:
+        # No Markdown: plugins' ``on_page_markdown`` see an empty text.
+        self.markdown = ""
+        self.meta = dict(self.html.meta)
+
+    def render(self, config, files) -> None:
+        self.content = self.html.body
+        self.toc = get_toc(list(self.html.toc))
+        self.present_anchor_ids = self.html.anchors
+
+    @property
+    def title(self) -> str | None:
+        """The first heading's text, escaped by its template (HTML text, as MkDocs'
+        titles are); the nav's title, when the nav names this page, wins."""
+        return self.__dict__.get("_nav_title") or self.html.title
+
+    @title.setter
+    def title(self, value: str | None) -> None:
+        self.__dict__["_nav_title"] = value
+
+
 class AtlasPlugin(BasePlugin[AtlasConfig]):
     """One instance lives as long as ``mkdocs serve`` does; so does its state:
-    the parse and tag caches (``builder``) and the fast path's page cache
-    (``fast``)."""
+    the parse and tag caches (``builder``)."""
 
     def __init__(self):
         self.builder = SiteBuilder()
-        self.fast = FastPages()
         self.dirty = False
 
     def on_startup(self, *, command, dirty):
-        """Under ``mkdocs serve`` unchanged pages keep their HTML from one build to the next;
-        under ``mkdocs serve --dirty`` MkDocs does not even render them again."""
-        self.fast.keep_between_builds = command == "serve"
         self.dirty = dirty
 
     def on_config(self, config):
         """Edit links only when the site knows its repository; the atlas's own
-        assets, templates and Markdown extensions; and the input folders watched
-        under ``mkdocs serve``."""
+        assets and templates; and the input folders watched under ``mkdocs serve``."""
         # Without a repository URL there is nothing honest to link to, and
         # MkDocs would warn about a relative ``edit_uri``.
         config.edit_uri = f"edit/{self.config.edit_branch}/" if config.repo_url else None
@@ -102,9 +144,6 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         config.extra_javascript.extend(uri for uri in SCRIPTS if uri not in scripts)
         # After the site's own custom_dir (which may override anything), before the theme.
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME))
-        for name in MARKDOWN_EXTENSIONS:
-            if name not in config.markdown_extensions:
-                config.markdown_extensions.append(name)
         for folder in (self.config.seeds, self.config.curation, self.config.notes):
             if Path(folder).is_dir() and folder not in config.watch:
                 config.watch.append(folder)
@@ -129,45 +168,24 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
             existing = files.get_file_from_path(src_uri)
             if existing is not None:
                 files.remove(existing)
-            if not src_uri.endswith(".md"):
+            if not isinstance(content, Html):
                 files.append(File.generated(config, src_uri, content=content))
                 continue
             inclusion = InclusionLevel.UNDEFINED if src_uri in IN_NAV | {HOME_PAGE} else InclusionLevel.NOT_IN_NAV
-            page = File.generated(config, src_uri, content=content, inclusion=inclusion)
-            if self.dirty and self.builder.previous.get(src_uri) == content and Path(page.abs_dest_path).is_file():
-                # MkDocs' --dirty rebuilds a file when ``is_modified()``, always
-                # true for generated content; this page is the same as last time.
-                page.is_modified = _unchanged
+            # The File's content is the page's HTML: MkDocs never reads it as
+            # Markdown (``AtlasPage.read_source``), but it is what the file holds.
+            file = PageFile.generated(config, src_uri, content=content.body, inclusion=inclusion)
+            file.unchanged = (self.dirty and self.builder.previous.get(src_uri) == content
+                              and Path(file.abs_dest_path).is_file())
             target = self.builder.edit_targets.get(src_uri)
-            page.edit_uri = _inside(target, root) if target else None
-            files.append(page)
+            file.edit_uri = _inside(target, root) if target else None
+            AtlasPage(content, file, config)            # sets ``file.page``
+            files.append(file)
         for src_uri, path in {**vendor_files(), **_own_assets()}.items():
             if files.get_file_from_path(src_uri) is None:
                 files.append(File.generated(config, src_uri, abs_src_path=str(path)))
         log.info("MLSys Atlas: %d generated files", len(generated))
         return files
-
-    def on_page_markdown(self, markdown, *, page, config, files):
-        """Generated pages skip Python-Markdown when they can (``build_graph/fastpages.py``)."""
-        return self.fast.on_page_markdown(markdown, page, config, files)
-
-    @event_priority(100)
-    def _search_indexes_the_search_view(self, context, *, page, config, nav):
-        self.fast.show_search_view(page)
-
-    @event_priority(-100)
-    def _readers_get_the_whole_page(self, context, *, page, config, nav):
-        self.fast.show_whole_page(page)
-
-    # mkdocs-material's search plugin (priority 0) indexes ``page.content`` in this
-    # event. Generated pages hand it their text without the ``data-search-exclude``
-    # sections, which it would parse only to drop (docs/performance.md), and get
-    # their whole HTML back before the page template renders it.
-    on_page_context = CombinedEvent(_search_indexes_the_search_view, _readers_get_the_whole_page)
-
-
-def _unchanged() -> bool:
-    return False
 
 
 def _own_assets() -> dict[str, Path]:

@@ -194,8 +194,8 @@ def test_notes_appear_and_unknown_ids_fail(project):
     (notes / "techniques").mkdir(parents=True)
     write(notes / "techniques" / "quantization.md", "Start with *the survey* by Gholami et al.\n")
     pages = SiteBuilder().build(project / "seeds", project / "data", notes)
-    page = pages["techniques/quantization.md"]
-    assert "## Notes" in page and "Start with *the survey*" in page
+    page = pages["techniques/quantization.md"].body
+    assert 'id="notes">Notes<' in page and "Start with <em>the survey</em>" in page
     write(notes / "techniques" / "quantisation.md", "typo\n")
     with pytest.raises(CurationError, match="quantisation.md"):
         load_notes(notes, {"techniques": {"quantization"}})

@@ -12,6 +12,7 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import markupsafe
 import networkx as nx
 import pytest
 
@@ -20,7 +21,7 @@ from build_graph.layout import compute_layout, global_layout, radial_layout
 from build_graph.pipeline import build_atlas
 from build_graph.render import explorer, graphview
 from build_graph.render.context import SiteContext
-from build_graph.render.markup import json_attr_single, rel, rel_url
+from build_graph.render.html import Toc, environment, href, json_attr, url_of
 from build_graph.render.site import render_site
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,10 +91,10 @@ from build_graph.pipeline import build_atlas
 from build_graph.render.site import render_site
 pages = render_site(build_atlas(Path({seeds!r}), Path({data!r}), strict=True))
 for path in ("assets/graph/explorer.json", "assets/graph/authors.json", "graph/index.md"):
-    sys.stdout.write(pages[path])
+    sys.stdout.write(str(pages[path]))
 for path, text in pages.items():
     if path.startswith("papers/"):
-        sys.stdout.write(text)
+        sys.stdout.write(str(text))
 """
 
 
@@ -177,6 +178,14 @@ def crowded(tmp_path_factory):
     return SiteContext(atlas)
 
 
+def neighbourhood_section(ctx, centre: str, here: str) -> str:
+    """The "Neighbourhood" section of a page, as its template writes it."""
+    template = environment().from_string('{% import "_macros.html" as m with context %}'
+                                         "{{ m.neighbourhood(graph) }}")
+    return template.render(toc=Toc(), url=lambda target: href(here, target),
+                           graph=graphview.local_graph(ctx, centre, here))
+
+
 def test_local_graph_is_capped_with_a_more_note(crowded):
     venue = next(n for n, kind in crowded.atlas.graph.nodes(data="type") if kind == "venue")
     here = graphview.page_of(crowded, venue)
@@ -185,10 +194,10 @@ def test_local_graph_is_capped_with_a_more_note(crowded):
     assert papers == 46
     assert len(data["n"]) == graphview.LOCAL_CAP == 40
     assert more == data["more"] == papers - 39
-    section = "\n".join(graphview.local_graph_section(crowded, venue, here))
+    section = neighbourhood_section(crowded, venue, here)
     assert f"+{more} more not shown" in section
     assert f"(+{more} more not shown)" in section            # also in the graph's aria-label
-    listed = re.findall(r"\]\(\.\./papers/", section)
+    listed = re.findall(r'<a href="\.\./\.\./papers/', section)
     assert len(listed) == 39
 
 
@@ -244,8 +253,7 @@ def test_local_graph_carries_positions_and_a_text_alternative(crowded):
     graph = crowded.atlas.graph
     paper = next(n for n, kind in graph.nodes(data="type") if kind == "paper")
     here = graphview.page_of(crowded, paper)
-    lines = graphview.local_graph_section(crowded, paper, here)
-    text = "\n".join(lines)
+    text = neighbourhood_section(crowded, paper, here)
     data = json.loads(graph_attribute(text))
     assert set(data) == {"v", "c", "more", "n", "e"} and data["v"] == 1
     kept, more = graphview.neighbourhood(crowded, paper)
@@ -257,7 +265,7 @@ def test_local_graph_carries_positions_and_a_text_alternative(crowded):
         assert label == graph.nodes[node]["label"]
         assert kind == graphview.NODE_CODES[graph.nodes[node]["type"]]
         assert title == graphview.tooltip(crowded, node)
-        assert url == graphview.rel_link(here, graphview.page_of(crowded, node))
+        assert url == href(here, graphview.page_of(crowded, node))
         assert type(x) is int and type(y) is int
     # Whole units: the radial layout, rounded, and no two nodes on one spot.
     layout_xy = radial_layout(paper, kept)
@@ -291,42 +299,37 @@ ATTR_HOSTILE = ["it's", "Quotes \"double\" 'single' & </script><script>alert(2)<
 
 
 @pytest.mark.parametrize("text", ATTR_HOSTILE)
-def test_json_attr_single_round_trips_through_html_and_markdown(text):
-    """Whatever the text, the single-quoted attribute decodes to the same JSON,
-    holds no quote, tag or id-like text, and passes Python-Markdown and the fast
-    path unchanged, with the same anchors MkDocs' own HTML scan finds."""
-    import markdown
-    from mkdocs.structure.pages import _HTMLHandler
-
-    from build_graph import fastpages
-
+def test_json_attr_round_trips_through_html(text):
+    """Whatever the text, the single-quoted attribute decodes to the same JSON
+    and holds no quote or tag-like text. (``=`` is no longer escaped: that was
+    for the regular expressions of the Markdown fast path, which is gone; no
+    Markdown runs over the pages now.)"""
     data = {"v": 1, "c": 0, "more": 0, "n": [[text, "p", text, "./", 0, 0]], "e": [[0, 0, "u"]]}
-    value = json_attr_single(data)
-    assert not set("'<>=") & set(value)
+    value = json_attr(data)
+    assert not set("'<>") & set(value)
     assert json.loads(html.unescape(value)) == data
     line = (f"""<div class="atlas-local-graph" data-graph='{value}' role="img" """
             'aria-label="g" aria-describedby="x"></div>')
     assert json.loads(graph_attribute(line)) == data
-    page = f"# Title\n\n{line}\n\n<p id=\"x\">after</p>\n"
-    fast = fastpages.convert(page)
-    assert fast is not None and line in fast.html
-    slow = markdown.Markdown(extensions=["toc", "tables", "attr_list", "md_in_html", "admonition"]).convert(page)
-    assert line in slow
-    scan = _HTMLHandler()
-    scan.feed(page)
-    scan.close()
-    assert scan.present_anchor_ids == {"x"}
-    assert fast.anchors == {"title", "x"}
+    # Through a template, as the pages use it.
+    rendered = environment().from_string(
+        """<div class="atlas-local-graph" data-graph='{{ data | json_attr }}' role="img" """
+        'aria-label="g" aria-describedby="x"></div>').render(data=data)
+    assert rendered == line
 
 
-def test_fast_relative_links_match_markup():
+def test_relative_links_match_mkdocs():
+    """The package's one link helper gives the URL MkDocs would give between
+    the built pages (directory URLs)."""
+    from mkdocs.utils import get_relative_url
     pages = ["papers/a.md", "authors/b.md", "graph/index.md", "graph/nodes.md", "quality.md",
-             "techniques/index.md"]
+             "techniques/index.md", "index.md"]
     for here in pages:
         for target in [*pages, "assets/graph/explorer.json"]:
-            assert graphview.rel_link(here, target) == rel_url(here, target)
-            if target.endswith(".md"):
-                assert graphview.rel_md(here, target) == rel(here, target)
+            expected = get_relative_url(url_of(target) or ".", url_of(here) or ".")
+            if target.endswith(".md") and not expected.endswith("/"):
+                expected += "/"
+            assert href(here, target) == expected, (here, target)
 
 
 # ---- the explorer: offline, small, escaped ---------------------------------
@@ -343,7 +346,7 @@ def hostile_pages(hostile_atlas):
 
 
 def test_explorer_page_loads_nothing_from_another_host(hostile_pages):
-    page = hostile_pages[explorer.GRAPH_PAGE]
+    page = hostile_pages[explorer.GRAPH_PAGE].body
     lowered = page.lower()
     for needle in ("<script", "http://", "https://", "cdn", "bootstrap", "vis-network", "innerhtml",
                    "<html", "<head", "<style"):
@@ -376,7 +379,7 @@ def test_labels_and_tooltips_reach_the_data_verbatim(hostile_pages):
     data = json.loads(hostile_pages[explorer.EXPLORER_DATA])
     labels = {n["label"] for n in data["nodes"]}
     assert {HREF_TITLE, IMG_TITLE, SCRIPT_TITLE} <= labels
-    page = hostile_pages[explorer.GRAPH_PAGE]
+    page = hostile_pages[explorer.GRAPH_PAGE].body
     for title in (HREF_TITLE, IMG_TITLE, SCRIPT_TITLE):
         assert title not in page and html.escape(title) not in page
     # pyvis's ``title`` (the tooltip text) is plain text too: the script
@@ -387,13 +390,13 @@ def test_labels_and_tooltips_reach_the_data_verbatim(hostile_pages):
 
 @pytest.mark.parametrize("title", [HREF_TITLE, IMG_TITLE, SCRIPT_TITLE])
 def test_local_graph_attribute_cannot_break_out(hostile_pages, title):
-    page = next(text for path, text in hostile_pages.items()
+    page = next(text.body for path, text in hostile_pages.items()
                 if path.startswith("papers/") and path != "papers/index.md"
-                and json.dumps(title)[1:-1] in html.unescape(text))
+                and html.unescape(text.title) == title)
     start = page.index("data-graph='") + len("data-graph='")
     attribute = page[start:page.index("'", start)]
-    # Only the four characters that could end the value or look like markup are escaped.
-    assert not set("'<>=") & set(attribute)
+    # Only the characters that could end the value or look like markup are escaped.
+    assert not set("'<>") & set(attribute)
     assert "&quot;" not in attribute and '"' in attribute
     data = json.loads(html.unescape(attribute))
     assert data["n"][0][0] == title
@@ -403,12 +406,13 @@ def test_local_graph_attribute_cannot_break_out(hostile_pages, title):
 
 def test_text_alternative_lists_every_node_and_edge_escaped(hostile_pages, hostile_atlas):
     atlas = hostile_atlas
-    text = hostile_pages[explorer.TEXT_PAGE]
-    authors = hostile_pages[explorer.AUTHORS_TEXT_PAGE]
+    text = hostile_pages[explorer.TEXT_PAGE].body
+    authors = hostile_pages[explorer.AUTHORS_TEXT_PAGE].body
     graph = atlas.graph
+    escape = markupsafe.escape           # what the templates' autoescaping writes
     for node, data in graph.nodes(data=True):
         target = authors if data["type"] == "author" else text
-        assert html.escape(data["label"], quote=False) in target, node
+        assert escape(data["label"]) in target, node
     rows = {}
     for line in text.splitlines():
         first = re.match(r'<tr><td><a href="[^"]*">(.*?)</a></td>', line)
@@ -417,10 +421,10 @@ def test_text_alternative_lists_every_node_and_edge_escaped(hostile_pages, hosti
     for u, v in graph.edges:
         if graph.nodes[u]["type"] == "author":
             continue
-        row = rows[html.escape(graph.nodes[u]["label"], quote=False)]
-        assert html.escape(graph.nodes[v]["label"], quote=False) in row, (u, v)
+        row = rows[escape(graph.nodes[u]["label"])]
+        assert escape(graph.nodes[v]["label"]) in row, (u, v)
     assert "<img src=x" not in text and "<b>x</b>" not in text
-    assert "search:\n  exclude: true" in text
+    assert hostile_pages[explorer.TEXT_PAGE].meta == {"search": {"exclude": True}}
 
 
 def test_explorer_counts_match_the_graph(hostile_pages, hostile_atlas):
@@ -434,19 +438,5 @@ def test_explorer_counts_match_the_graph(hostile_pages, hostile_atlas):
     ids = [n["id"] for n in data["nodes"] + authors["nodes"]]
     assert ids == list(range(len(ids)))
     page = hostile_pages[explorer.GRAPH_PAGE]
-    assert f'data-nodes="{len(data["nodes"])}"' in page
-    assert "search:\n  exclude: true" in page
-
-
-def test_pyvis_is_imported_without_ipython_and_leaves_no_stand_in():
-    """The explorer imports pyvis without IPython (0.3 s of every build); a later
-    ``import IPython`` in the same process must still get the real package."""
-    code = ("import sys\n"
-            "from build_graph.render.explorer import pyvis_network\n"
-            "Network = pyvis_network()\n"
-            "assert Network.__module__ == 'pyvis.network'\n"
-            "assert 'IPython' not in sys.modules and 'IPython.display' not in sys.modules\n"
-            "import IPython.display\n"
-            "assert IPython.display.IFrame.__module__.startswith('IPython')\n")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
+    assert f'data-nodes="{len(data["nodes"])}"' in page.body
+    assert page.meta["search"] == {"exclude": True}

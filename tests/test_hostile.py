@@ -182,7 +182,7 @@ def test_graph_data_keeps_text_as_data(site):
         for node in data.get("nodes", []) if isinstance(data, dict) else []:
             labels.add(node.get("label"))
     assert TITLE in labels
-    # Local graphs: data-graph='…' (single quotes, see markup.json_attr_single).
+    # Local graphs: data-graph='…' (single quotes, see render.html.json_attr).
     # An HTML parser and a plain reading of the source must agree on where the
     # value ends, and it must hold the hostile text verbatim.
     local = paper_page(site, "script-window-pwned-title").read_text(encoding="utf-8")

@@ -304,7 +304,7 @@ def test_a_curated_correction_wins_and_is_kept_first(merged, tmp_path):
 def test_paper_page_shows_which_source_said_what(merged):
     from build_graph.render.site import render_site
     orca = next(p for p in merged.corpus.papers if p.title.startswith("Orca"))
-    page = next(text for path, text in render_site(merged).items() if orca.slug in path
+    page = next(text.body for path, text in render_site(merged).items() if orca.slug in path
                 and path.endswith(".md") and "papers/" in path)
     assert "Sources disagree on the year" in page
     for ref in ("a_library.bib#2", "b_awesome.md#2", "d_zotero.json#1"):

@@ -79,8 +79,8 @@ def test_quality_page_lists_real_problems(site):
 
 
 def test_search_indexes_paper_text_and_pages_stay_whole(site):
-    """The hook shows the search plugin each page without its excluded sections
-    and gives the template the whole page back (build_graph/fastpages.py)."""
+    """Search indexes a paper's title, facts and abstract, not the sections marked
+    data-search-exclude; the page itself keeps them all."""
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
     slug = "tutel-adaptive-mixture-of-experts-at-scale"
     entries = [d for d in index["docs"] if d["location"].startswith(f"papers/{slug}/")]

@@ -41,6 +41,7 @@ class SiteContext:
         self.papers = {p.slug: p for p in atlas.corpus.papers}
         self.authors = atlas.corpus.authors
         self.venues = atlas.corpus.venues
+        self.paper_lines: dict[tuple, object] = {}     # render.pages.paper_line, per place
 
     @cached_property
     def citation_keys(self) -> dict[str, str]:

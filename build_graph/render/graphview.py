@@ -42,26 +42,25 @@ is compact: positional arrays, no repeated ids::
   published in, ``u`` uses, ``s`` subtopic of). The script draws edges
   without looking at their type; it is there for readers and tests.
 
-The JSON goes in single quotes (``data-graph='…'``) through
-``markup.json_attr_single``, so JSON's many ``"`` need no escaping (each one
-was ``&quot;``, six bytes, before); only ``&``, ``<``, ``>``, ``'`` and ``=``
-become entities, which ``getAttribute`` decodes before the script's
-``JSON.parse``. Against the earlier ``{"nodes": [{"id": …}], "edges": [{"from":
-…}]}`` format this cut the attribute on a paper page from 4.4 KB to 0.9 KB on
-average (14 KB to 2.8 KB at most) on the seed site, and from 6.2 KB to 1.3 KB
-with 1,000 papers.
+The JSON goes in a single-quoted attribute (``data-graph='…'``) through
+``html.json_attr``, the one JSON-in-attribute helper, so JSON's many ``"``
+need no escaping (each one was ``&quot;``, six bytes, before); only ``&``,
+``<``, ``>`` and ``'`` become entities, which ``getAttribute`` decodes before
+the script's ``JSON.parse``. Against the earlier ``{"nodes": [{"id": …}],
+"edges": [{"from": …}]}`` format this cut the attribute on a paper page from
+4.4 KB to 0.9 KB on average (14 KB to 2.8 KB at most) on the seed site, and
+from 6.2 KB to 1.3 KB with 1,000 papers.
 ``docs/assets/atlas-graph.js`` (``drawLocal``) is the reader of this format;
 change both together.
 """
 
 from __future__ import annotations
 
-import posixpath
 from weakref import WeakKeyDictionary
 
 from ..layout import radial_layout
 from .context import AUTHOR, GRAPH_PAGE, PAPER, TECHNIQUE, VENUE, newest_first
-from .markup import html_attr, json_attr_single, md_link, url_of
+from .html import href
 
 LOCAL_CAP = 40
 TYPE_ORDER = {"paper": 0, "technique": 1, "venue": 2, "author": 3}
@@ -75,33 +74,6 @@ EDGE_CODES = {"authored": "a", "published_in": "i", "uses": "u", "subtopic_of": 
 
 
 _PAPER_COUNTS: WeakKeyDictionary = WeakKeyDictionary()
-
-
-def relative(from_dir: str, to: str) -> str:
-    """``posixpath.relpath`` for the site's own paths, without touching the file system.
-
-    ``markup.rel``/``rel_url`` call ``posixpath.relpath``, which calls
-    ``os.getcwd()`` twice per link; the graph views make about 40 links per
-    page, a million at 10,000 papers, and that alone took seconds.
-    ``from_dir`` is a folder ("papers/x/" or ""), ``to`` a file or folder path.
-    """
-    here = [part for part in from_dir.split("/") if part]
-    there = to.split("/")
-    same = 0
-    while same < len(here) and same < len(there) - 1 and here[same] == there[same]:
-        same += 1
-    out = "/".join([".."] * (len(here) - same) + there[same:])
-    return out or "./"
-
-
-def rel_md(here: str, to_page: str) -> str:
-    """Same as ``markup.rel``: a link between two ``.md`` source paths."""
-    return relative(posixpath.dirname(here), to_page)
-
-
-def rel_link(here: str, to_page: str) -> str:
-    """Same as ``markup.rel_url``: a URL between the built locations of two pages."""
-    return relative(url_of(here), url_of(to_page) if to_page.endswith(".md") else to_page)
 
 
 def paper_counts(ctx) -> dict[str, int]:
@@ -159,8 +131,8 @@ class _Memo:
     def link(self, how, here: str, page: str) -> str:
         if page == here:
             return how(here, page)
-        # A link's text depends on the folder of ``here`` and on whether
-        # ``here`` is an index page (its URL is one level up); nothing else.
+        # A link depends on the folder of ``here`` and on whether ``here``
+        # is an index page (its URL is one level up); nothing else.
         folder, _, name = here.rpartition("/")
         key = (how, folder, name == "index.md", page)
         found = self.links.get(key)
@@ -225,7 +197,7 @@ def local_graph_data(ctx, centre: str, here: str) -> tuple[dict, list[str], int]
     for node in members:
         label, code, title, page = memo.info(node)
         x, y = positions[node]
-        nodes.append([label, code, title, memo.link(rel_link, here, page), round(x), round(y)])
+        nodes.append([label, code, title, memo.link(href, here, page), round(x), round(y)])
     edges = []
     for node in members:
         for target in graph.successors(node):
@@ -234,27 +206,19 @@ def local_graph_data(ctx, centre: str, here: str) -> tuple[dict, list[str], int]
     return {"v": GRAPH_FORMAT, "c": index[centre], "more": more, "n": nodes, "e": edges}, kept, more
 
 
-def local_graph_section(ctx, centre: str, here: str) -> list[str]:
+def local_graph(ctx, centre: str, here: str) -> dict | None:
+    """What ``_macros.html``'s ``neighbourhood`` draws: the ``data-graph`` data, the
+    neighbours as a list by type (the graph's text alternative) and how many
+    were left out; ``None`` for a node without neighbours."""
     data, kept, more = local_graph_data(ctx, centre, here)
     if not kept:
-        return []
+        return None
     graph = ctx.atlas.graph
-    shown = f"its {len(kept)} nearest neighbours" + (f" (+{more} more not shown)" if more else "")
-    out = ["## Neighbourhood { data-search-exclude }", "",
-           f"""<div class="atlas-local-graph" data-graph='{json_attr_single(data)}' role="img" """
-           f'aria-label="{html_attr(f"Graph of this page and {shown}; the list below holds the same nodes")}" '
-           f'aria-describedby="{LIST_ID}"></div>',
-           f'<p class="atlas-graph-alt-link"><a href="#{LIST_ID}">Text version of this graph</a> · '
-           f'<a href="{rel_link(here, GRAPH_PAGE)}">Open the full graph</a></p>', "",
-           f'<div id="{LIST_ID}" class="atlas-graph-list" markdown>', ""]
     by_type: dict[str, list[str]] = {}
     for node in kept:
         by_type.setdefault(graph.nodes[node]["type"], []).append(node)
     memo = _memo(ctx)
-    for kind in sorted(by_type, key=TYPE_ORDER.get):
-        links = [md_link(memo.info(n)[0], memo.link(rel_md, here, memo.info(n)[3])) for n in by_type[kind]]
-        out.append(f"- **{kind.capitalize()}s:** " + ", ".join(links))
-    if more:
-        out.append(f"- +{more} more not shown")
-    out += ["", "</div>", ""]
-    return out
+    groups = [(f"{kind.capitalize()}s", [(memo.info(n)[0], memo.info(n)[3]) for n in by_type[kind]])
+              for kind in sorted(by_type, key=TYPE_ORDER.get)]
+    return {"data": data, "more": more, "groups": groups, "page": GRAPH_PAGE,
+            "shown": f"its {len(kept)} nearest neighbours" + (f" (+{more} more not shown)" if more else "")}

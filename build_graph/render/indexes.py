@@ -1,9 +1,9 @@
-"""Index pages in the navigation: papers table, authors A–Z, venues, techniques tree.
+"""Index pages in the navigation: papers table, authors A–Z, venues, techniques tree,
+and a home page for a site without one.
 
-The papers table is plain HTML with ``data-*`` attributes on each row; the
-site's own script (``assets/atlas.js``) adds sorting and filtering by year,
-venue and technique. Without JavaScript it is still a complete table.
-Index pages are excluded from search: every entry they list has its own page.
+Each function gathers its page's data and renders its template
+(``build_graph/templates/*_index.html``). Index pages are excluded from
+search: every entry they list has its own page.
 """
 
 from __future__ import annotations
@@ -12,45 +12,20 @@ import unicodedata
 
 from .context import (AUTHOR, AUTHORS_INDEX, GRAPH_PAGE, HOME_PAGE, PAPER, PAPERS_INDEX, QUALITY_PAGE,
                       TECHNIQUE, TECHNIQUES_INDEX, VENUE, VENUES_INDEX, newest_first)
-from .markup import html_attr, html_text, json_attr, md_link, md_text, rel, rel_url
+from .html import EXCLUDED, Html, render
 
 
-def _front(search: bool = False) -> str:
-    return "---\nsearch:\n  exclude: true\n---\n" if not search else ""
-
-
-def papers_index(ctx) -> str:
-    here = PAPERS_INDEX
-    papers = sorted(ctx.corpus.papers, key=newest_first)
+def papers_index(ctx) -> Html:
     rows = []
-    for p in papers:
-        venue = ctx.venues[p.venue].name if p.venue else ""
-        techniques = [t.technique for t in p.techniques]
+    for p in sorted(ctx.corpus.papers, key=newest_first):
         authors = [ctx.authors[k].name for k in p.authors]
         shown = ", ".join(authors[:3]) + (" et al." if len(authors) > 3 or p.authors_truncated else "")
-        tech_links = ", ".join(
-            f'<a href="{rel_url(here, TECHNIQUE.format(t))}">{html_text(ctx.technique_name(t))}</a>'
-            for t in techniques)
-        untitled = ' <em class="atlas-untitled">(untitled)</em>' if p.untitled else ""
-        rows.append(
-            f'<tr data-year="{p.year or ""}" data-venue="{html_attr(venue)}" '
-            f'data-techniques="{html_attr(" ".join(techniques))}">'
-            f'<td><a href="{rel_url(here, PAPER.format(p.slug))}">{html_text(p.label)}</a>{untitled}</td>'
-            f"<td>{html_text(shown)}</td><td>{html_text(venue)}</td><td>{p.year or ''}</td>"
-            f"<td>{tech_links}</td></tr>")
+        rows.append((p, shown, ctx.venues[p.venue].name if p.venue else "",
+                     [(t.technique, ctx.technique_name(t.technique)) for t in p.techniques]))
     options = [[tid, t.name] for tid, t in ctx.taxonomy.techniques.items()
                if not t.is_area and tid in ctx.papers_by_technique]
-    out = [_front(), "# Papers", "",
-           f"{len(papers)} papers. Click a column heading to sort; use the filters to narrow the list.",
-           "",
-           '<div class="atlas-table-filters" data-for="atlas-papers" '
-           f'data-techniques="{json_attr(options)}"></div>',
-           "",
-           '<table class="atlas-table" id="atlas-papers"><thead><tr>'
-           '<th data-sort="text">Title</th><th data-sort="text">Authors</th>'
-           '<th data-sort="text">Venue</th><th data-sort="number">Year</th><th>Techniques</th>'
-           "</tr></thead><tbody>", *rows, "</tbody></table>", ""]
-    return "\n".join(out)
+    return render("papers_index.html", PAPERS_INDEX, EXCLUDED, rows=rows, options=options,
+                  paper_page=lambda p: PAPER.format(p.slug), technique_page=TECHNIQUE.format)
 
 
 def _initial(name: str) -> str:
@@ -58,65 +33,43 @@ def _initial(name: str) -> str:
     return folded if folded.isalpha() and folded.isascii() else "#"
 
 
-def authors_index(ctx) -> str:
-    here = AUTHORS_INDEX
+def authors_index(ctx) -> Html:
     authors = sorted(ctx.authors.values(), key=lambda a: (a.name.split()[-1].casefold(), a.name.casefold()))
     groups: dict[str, list] = {}
     for author in authors:
-        groups.setdefault(_initial(author.name.split()[-1]), []).append(author)
+        groups.setdefault(_initial(author.name.split()[-1]), []).append(
+            (author.name, AUTHOR.format(author.slug), len(ctx.papers_by_author.get(author.key, []))))
     letters = sorted(groups, key=lambda l: (l == "#", l))
-    out = [_front(), "# Authors", "", f"{len(authors)} people, by family name.", "",
-           " · ".join(f"[{l}](#{'other' if l == '#' else l.lower()})" for l in letters), ""]
-    for letter in letters:
-        anchor = "other" if letter == "#" else letter.lower()
-        out += [f"## {'Other' if letter == '#' else letter} {{#{anchor}}}", ""]
-        for author in groups[letter]:
-            count = len(ctx.papers_by_author.get(author.key, []))
-            out.append(f"- {md_link(author.name, rel(here, AUTHOR.format(author.slug)))} ({count})")
-        out.append("")
-    return "\n".join(out)
+    return render("authors_index.html", AUTHORS_INDEX, EXCLUDED, count=len(authors),
+                  groups=[(l, "other" if l == "#" else l.lower(), groups[l]) for l in letters])
 
 
-def venues_index(ctx) -> str:
-    here = VENUES_INDEX
-    out = [_front(), "# Venues", "", "| Venue | Full name | Papers | Years |", "| --- | --- | ---: | --- |"]
+def venues_index(ctx) -> Html:
+    venues = []
     for key in sorted(ctx.venues, key=str.casefold):
         venue = ctx.venues[key]
         papers = ctx.papers_by_venue.get(key, [])
-        years = sorted({p.year for p in papers if p.year})
-        out.append(f"| {md_link(venue.name, rel(here, VENUE.format(venue.slug)))} | "
-                   f"{md_text(venue.full_name)} | {len(papers)} | {', '.join(map(str, years))} |")
-    without = sum(1 for p in ctx.corpus.papers if not p.venue)
-    out += ["", f"{without} papers have no venue in their listings (preprints and profile entries).", ""]
-    return "\n".join(out)
+        venues.append((venue, VENUE.format(venue.slug), len(papers), sorted({p.year for p in papers if p.year})))
+    return render("venues_index.html", VENUES_INDEX, EXCLUDED, venues=venues,
+                  without=sum(1 for p in ctx.corpus.papers if not p.venue))
 
 
-def techniques_index(ctx) -> str:
-    here = TECHNIQUES_INDEX
+def techniques_index(ctx) -> Html:
     taxonomy = ctx.taxonomy
-    counts = ctx.subtree_counts
-    out = [_front(), "# Techniques", "",
-           f"{sum(1 for t in taxonomy.techniques.values() if not t.is_area)} techniques in "
-           f"{len(taxonomy.areas())} areas. The number after each is how many papers use it or a "
-           "narrower technique. A paper is tagged when a technique's name or one of its phrases "
-           "appears in its title or abstract; each paper page shows the sentence that matched.", ""]
 
-    def walk(tid: str, depth: int) -> None:
+    def tree(tid: str) -> tuple:
         t = taxonomy.techniques[tid]
-        out.append("    " * depth + f"- {md_link(t.name, rel(here, TECHNIQUE.format(tid)))} ({counts.get(tid, 0)})")
-        for child in taxonomy.children(tid):
-            walk(child, depth + 1)
+        return (t.name, TECHNIQUE.format(tid), ctx.subtree_counts.get(tid, 0),
+                [tree(child) for child in taxonomy.children(tid)])
 
-    for area in taxonomy.areas():
-        walk(area.id, 0)
-    out.append("")
-    return "\n".join(out)
+    return render("techniques_index.html", TECHNIQUES_INDEX, EXCLUDED,
+                  techniques=sum(1 for t in taxonomy.techniques.values() if not t.is_area),
+                  areas=[tree(area.id) for area in taxonomy.areas()])
 
 
-def home_page(ctx) -> str:
+def home_page(ctx) -> Html:
     """A home page for a site that has none of its own (``docs/index.md``): what
     the atlas holds and where to start. A site that writes its own keeps it."""
-    here = HOME_PAGE
     papers, authors = len(ctx.corpus.papers), len(ctx.authors)
     techniques = sum(1 for t in ctx.taxonomy.techniques.values() if not t.is_area)
     used = sum(1 for tid in ctx.papers_by_technique if not ctx.taxonomy.techniques[tid].is_area)
@@ -126,8 +79,4 @@ def home_page(ctx) -> str:
              ("Venues", VENUES_INDEX, f"{len(ctx.venues)} venues"),
              ("Graph", GRAPH_PAGE, "papers, authors, venues and techniques as one explorable graph"),
              ("Data quality", QUALITY_PAGE, "what the listings got wrong and what could not be settled")]
-    out = ["# Atlas", "",
-           f"{papers} papers by {authors} authors, linked through their venues and techniques.", ""]
-    out += [f"- **{md_link(name, rel(here, target))}**: {text}." for name, target, text in links]
-    out.append("")
-    return "\n".join(out)
+    return render("home.html", HOME_PAGE, papers=papers, authors=authors, links=links)

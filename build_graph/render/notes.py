@@ -2,8 +2,8 @@
 
 A contributor adds context to a generated page by writing Markdown in
 ``notes/<papers|authors|venues|techniques>/<id>.md`` (the id is the page's
-slug, as in its URL). Notes are reviewed like the hand-written docs, so their
-Markdown is rendered as Markdown. A note for an id that does not exist fails
+slug, as in its URL). A note is Markdown, converted on its own (``note_html``)
+and placed in its page's template as one piece of HTML. A note for an id that does not exist fails
 the build: it would otherwise silently never appear.
 
 Every generated page also knows which file would change it: its note if it
@@ -14,6 +14,9 @@ taxonomy (techniques) or the curated people and venue files.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import markdown
+from markupsafe import Markup
 from pathlib import Path
 
 from ..errors import CurationError
@@ -51,11 +54,12 @@ def load_notes(notes_dir: Path | None, valid: dict[str, set[str]]) -> dict[str, 
     return notes
 
 
-def note_section(notes: dict[str, Note], src_uri: str) -> list[str]:
-    note = notes.get(src_uri)
-    if note is None:
-        return []
-    return ["## Notes", "", note.text.strip(), "", f"*From `{note.path}`.*", ""]
+def note_html(note: Note) -> Markup:
+    """The note's Markdown as HTML, for the ``note`` macro of the page templates.
+
+    The one place a note's HTML is made: the page template inserts exactly this.
+    """
+    return Markup(markdown.markdown(note.text.strip(), extensions=["tables", "attr_list"]))
 
 
 def edit_targets(atlas, notes: dict[str, Note]) -> dict[str, Path]:

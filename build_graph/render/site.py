@@ -1,9 +1,11 @@
 """Everything the site shows that is computed from the listings, as ``{path: content}``.
 
-The MkDocs hook and the CLI both call ``render_site``: the hook hands the
-result to MkDocs in memory (nothing generated is written into ``docs/``), the
-CLI writes it to a folder for other tools. Output is a pure function of the
-inputs, so two builds give byte-identical pages.
+Pages (``.md`` source paths, so MkDocs places them like hand-written ones)
+map to ``html.Html``: the page's HTML, title, table of contents and metadata.
+Other files (the JSON export, the BibTeX file, the graph data) map to their
+text. The plugin hands the result to MkDocs in memory (nothing generated is
+written into ``docs/``); the CLI writes it to a folder for other tools.
+Output is a pure function of the inputs, so two builds give identical pages.
 """
 
 from __future__ import annotations
@@ -14,15 +16,16 @@ from ..pipeline import Atlas
 from .context import (AUTHORS_INDEX, BIBTEX_FILE, EXPORT_FILE, HOME_PAGE, PAPERS_INDEX, QUALITY_PAGE, TECHNIQUES_INDEX,
                       VENUES_INDEX, SiteContext)
 from .explorer import render_explorer
+from .html import Html
 from .indexes import authors_index, home_page, papers_index, techniques_index, venues_index
 from .pages import all_pages
 from .quality import quality_page
 
 
-def render_site(atlas: Atlas, notes: dict | None = None) -> dict[str, str]:
+def render_site(atlas: Atlas, notes: dict | None = None) -> dict[str, Html | str]:
     """``notes``: ``{page src_uri: Note}`` from ``render.notes.load_notes``."""
     ctx = SiteContext(atlas, notes)
-    pages = all_pages(ctx)
+    pages: dict[str, Html | str] = dict(all_pages(ctx))
     pages[PAPERS_INDEX] = papers_index(ctx)
     pages[AUTHORS_INDEX] = authors_index(ctx)
     pages[VENUES_INDEX] = venues_index(ctx)
