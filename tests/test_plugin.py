@@ -22,6 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE_SEEDS = ROOT / "tests" / "fixtures" / "hostile" / "seeds"
 
+pytestmark = pytest.mark.slow
+
 MINIMAL_CONFIG = """\
 site_name: My field
 theme:
