@@ -79,6 +79,27 @@ def test_minimal_site_brings_its_own_assets_and_templates(external):
     assert not any((external / "docs").iterdir())
 
 
+def test_minimal_site_makes_no_request_to_another_host(external):
+    """Not even mkdocs-material's Google Fonts, which a plain Material site loads."""
+    outside = re.compile(r"""<(?:link|script|img|iframe)\b[^>]*\b(?:src|href)=["'](?:https?:)?//""")
+    for page in (external / "site").rglob("*.html"):
+        assert not outside.search(page.read_text("utf-8")), page
+
+
+def test_web_fonts_stay_when_a_site_asks_for_them(tmp_path):
+    from mkdocs.config import load_config
+
+    from build_graph.plugin import AtlasPlugin
+    for option, expected in (("", False), ("\n      web_fonts: true", {"text": "Roboto", "code": "Roboto Mono"})):
+        config_text = MINIMAL_CONFIG.replace("  - mlsys-atlas\n", f"  - mlsys-atlas:{option or ' {}'}\n")
+        site = minimal_site(tmp_path / f"site{bool(option)}", config_text)
+        config = load_config(str(site / "mkdocs.yml"))
+        plugin = config.plugins["mlsys-atlas"]
+        assert isinstance(plugin, AtlasPlugin)
+        plugin.on_config(config)
+        assert config.theme["font"] == expected
+
+
 def test_minimal_site_home_page_counts_and_links(external):
     home = (external / "site" / "index.html").read_text("utf-8")
     papers = sum(1 for p in (external / "site" / "papers").iterdir() if p.is_dir())
