@@ -24,7 +24,8 @@ on every page would make the build quadratic in the number of pages.
 What the atlas needs from the site it brings itself: its stylesheets and
 scripts (``assets/``), its theme templates (``theme/``: the escaped
 ``<title>`` and a repository link that makes no request to another host)
-. So a site needs only this plugin and a seeds folder.
+; and it turns off the theme's web fonts, so the site makes no request to
+another host. So a site needs only this plugin and a seeds folder.
 
 Any input error fails the build: a published site must not silently miss a
 listing.
@@ -72,6 +73,9 @@ class AtlasConfig(base.Config):
     """Hand-written notes: ``notes/<papers|authors|venues|techniques>/<id>.md``."""
     edit_branch = c.Type(str, default="main")
     """The branch "Edit this page" links open, when ``repo_url`` is set."""
+    web_fonts = c.Type(bool, default=False)
+    """mkdocs-material loads its fonts from Google; the atlas makes no request to
+    another host, so it turns them off (the system's fonts are used) unless this is true."""
 
 
 class PageFile(File):
@@ -142,6 +146,8 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
                 config.extra_css.append(uri)
         scripts = {str(script) for script in config.extra_javascript}
         config.extra_javascript.extend(uri for uri in SCRIPTS if uri not in scripts)
+        if not self.config.web_fonts and "font" in config.theme:
+            config.theme["font"] = False
         # After the site's own custom_dir (which may override anything), before the theme.
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME))
         for folder in (self.config.seeds, self.config.curation, self.config.notes):

@@ -22,6 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE_SEEDS = ROOT / "tests" / "fixtures" / "hostile" / "seeds"
 
+pytestmark = pytest.mark.slow
+
 MINIMAL_CONFIG = """\
 site_name: My field
 theme:
@@ -75,6 +77,27 @@ def test_minimal_site_brings_its_own_assets_and_templates(external):
     # Nothing generated is written into the user's folders.
     assert sorted(p.name for p in external.iterdir()) == ["docs", "mkdocs.yml", "seeds", "site"]
     assert not any((external / "docs").iterdir())
+
+
+def test_minimal_site_makes_no_request_to_another_host(external):
+    """Not even mkdocs-material's Google Fonts, which a plain Material site loads."""
+    outside = re.compile(r"""<(?:link|script|img|iframe)\b[^>]*\b(?:src|href)=["'](?:https?:)?//""")
+    for page in (external / "site").rglob("*.html"):
+        assert not outside.search(page.read_text("utf-8")), page
+
+
+def test_web_fonts_stay_when_a_site_asks_for_them(tmp_path):
+    from mkdocs.config import load_config
+
+    from build_graph.plugin import AtlasPlugin
+    for option, expected in (("", False), ("\n      web_fonts: true", {"text": "Roboto", "code": "Roboto Mono"})):
+        config_text = MINIMAL_CONFIG.replace("  - mlsys-atlas\n", f"  - mlsys-atlas:{option or ' {}'}\n")
+        site = minimal_site(tmp_path / f"site{bool(option)}", config_text)
+        config = load_config(str(site / "mkdocs.yml"))
+        plugin = config.plugins["mlsys-atlas"]
+        assert isinstance(plugin, AtlasPlugin)
+        plugin.on_config(config)
+        assert config.theme["font"] == expected
 
 
 def test_minimal_site_home_page_counts_and_links(external):

@@ -12,6 +12,9 @@ import sys
 import pytest
 
 
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
 def site(root, tmp_path_factory):
     out = tmp_path_factory.mktemp("site") / "site"
