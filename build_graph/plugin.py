@@ -18,13 +18,14 @@ the current listings. Generated pages are HTML already (``render/``: Jinja
 templates): each gets an ``AtlasPage``, a ``Page`` whose ``read_source`` and
 ``render`` take that HTML, its title and table of contents as they are, the
 way mkdocs-material's blog plugin gives its views their own ``Page``
-subclasses. No Markdown runs over them. Generated entity pages are ``NOT_IN_NAV``: a full nav
-on every page would make the build quadratic in the number of pages.
+subclasses. No Markdown runs over them. Generated entity pages are
+``NOT_IN_NAV``: a full nav on every page would make the build quadratic in
+the number of pages.
 
 What the atlas needs from the site it brings itself: its stylesheets and
 scripts (``assets/``), its theme templates (``theme/``: the escaped
-``<title>`` and a repository link that makes no request to another host)
-; and it turns off the theme's web fonts, so the site makes no request to
+``<title>`` and a repository link that makes no request to another host);
+and it turns off the theme's web fonts, so the site makes no request to
 another host. So a site needs only this plugin and a seeds folder.
 
 Any input error fails the build: a published site must not silently miss a
