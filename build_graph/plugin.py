@@ -40,7 +40,7 @@ from pathlib import Path
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
@@ -111,6 +111,7 @@ class AtlasPage(Page):
 
     def render(self, config, files) -> None:
         self.content = self.html.body
+        self.search_view = self.html.search_body
         self.toc = get_toc(list(self.html.toc))
         self.present_anchor_ids = self.html.anchors
 
@@ -193,6 +194,26 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
                 files.append(File.generated(config, src_uri, abs_src_path=str(path)))
         log.info("MLSys Atlas: %d generated files", len(generated))
         return files
+
+
+    # mkdocs-material's search plugin (priority 0) indexes ``page.content`` in
+    # ``on_page_context``, parsing the whole page only to drop the sections marked
+    # data-search-exclude. Generated pages show it their text without those
+    # sections (``Html.search_body``: the same index) and get their whole
+    # content back before the theme renders it (docs/performance.md).
+    @event_priority(100)
+    def _search_sees_the_search_view(self, context, *, page, config, nav):
+        view = getattr(page, "search_view", None)
+        if view is not None:
+            page.whole_content, page.content = page.content, view
+
+    @event_priority(-100)
+    def _readers_get_the_whole_page(self, context, *, page, config, nav):
+        whole = getattr(page, "whole_content", None)
+        if whole is not None:
+            page.content, page.whole_content = whole, None
+
+    on_page_context = CombinedEvent(_search_sees_the_search_view, _readers_get_the_whole_page)
 
 
 def _own_assets() -> dict[str, Path]:

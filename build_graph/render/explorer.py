@@ -179,37 +179,40 @@ def explorer_page(ctx, net: Network, author_count: int) -> Html:
         areas=areas, years=years)
 
 
-def _node(ctx, node: str) -> tuple[str, str]:
-    return ctx.atlas.graph.nodes[node]["label"], page_of(ctx, node)
+def _node(ctx, node: str, here: str) -> tuple[str, str]:
+    """(label, link from ``here``)."""
+    return ctx.atlas.graph.nodes[node]["label"], href(here, page_of(ctx, node))
 
 
 def text_alternative(ctx, layers: dict[str, list[str]]) -> Html:
     """Every node of the default layers and every edge between them, as tables."""
+    here = TEXT_PAGE
     graph = ctx.atlas.graph
     techniques = []
     for node in layers["technique"]:
         parent = graph.nodes[node].get("parent")
-        techniques.append((_node(ctx, node), _node(ctx, parent) if parent in graph else None,
+        techniques.append((_node(ctx, node, here), _node(ctx, parent, here) if parent in graph else None,
                            len(ctx.papers_by_technique.get(node.partition(":")[2], []))))
-    venues = [(_node(ctx, node), sum(1 for p in graph.predecessors(node) if graph.nodes[p]["type"] == "paper"))
+    venues = [(_node(ctx, node, here), sum(1 for p in graph.predecessors(node) if graph.nodes[p]["type"] == "paper"))
               for node in layers["venue"]]
     papers = []
     for node in layers["paper"]:
         targets = list(graph.successors(node))
-        papers.append((_node(ctx, node), graph.nodes[node].get("year"),
-                       [_node(ctx, v) for v in targets if graph.nodes[v]["type"] == "venue"],
-                       [_node(ctx, t) for t in targets if graph.nodes[t]["type"] == "technique"]))
+        papers.append((_node(ctx, node, here), graph.nodes[node].get("year"),
+                       [_node(ctx, v, here) for v in targets if graph.nodes[v]["type"] == "venue"],
+                       [_node(ctx, t, here) for t in targets if graph.nodes[t]["type"] == "technique"]))
     return render("graph_nodes.html", TEXT_PAGE, EXCLUDED, graph_page=GRAPH_PAGE,
                   authors_text_page=AUTHORS_TEXT_PAGE, techniques=techniques, venues=venues, papers=papers)
 
 
 def authors_text(ctx, layers: dict[str, list[str]]) -> Html:
+    here = AUTHORS_TEXT_PAGE
     graph = ctx.atlas.graph
     authors = []
     for node in layers["author"]:
         papers = sorted((p for p in graph.successors(node) if graph.nodes[p]["type"] == "paper"),
                         key=lambda p: newest_first(ctx.papers[graph.nodes[p]["slug"]]))
-        authors.append((_node(ctx, node), [_node(ctx, p) for p in papers]))
+        authors.append((_node(ctx, node, here), [_node(ctx, p, here) for p in papers]))
     return render("graph_authors.html", AUTHORS_TEXT_PAGE, EXCLUDED, graph_page=GRAPH_PAGE, authors=authors)
 
 

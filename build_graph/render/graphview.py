@@ -218,7 +218,8 @@ def local_graph(ctx, centre: str, here: str) -> dict | None:
     for node in kept:
         by_type.setdefault(graph.nodes[node]["type"], []).append(node)
     memo = _memo(ctx)
-    groups = [(f"{kind.capitalize()}s", [(memo.info(n)[0], memo.info(n)[3]) for n in by_type[kind]])
+    groups = [(f"{kind.capitalize()}s", [(memo.info(n)[0], memo.link(href, here, memo.info(n)[3]))
+                                         for n in by_type[kind]])
               for kind in sorted(by_type, key=TYPE_ORDER.get)]
     return {"data": data, "more": more, "groups": groups, "page": GRAPH_PAGE,
             "shown": f"its {len(kept)} nearest neighbours" + (f" (+{more} more not shown)" if more else "")}

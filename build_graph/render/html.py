@@ -45,6 +45,8 @@ class Html:
     title: str
     toc: tuple = ()
     meta: dict = field(default_factory=dict)
+    search_body: str | None = None
+    """``body`` without the parts search leaves out, for the search plugin alone."""
 
     def __str__(self) -> str:
         return self.body
@@ -77,6 +79,7 @@ class Toc:
         self.tokens: list[dict] = []
         self._stack: list[dict] = []
         self._seen: set[str] = set()
+        self.left_out: list[str] = []
 
     def heading(self, level: int, ident, text: str) -> str:
         ident = str(ident)
@@ -91,6 +94,11 @@ class Toc:
         (self._stack[-1]["children"] if self._stack else self.tokens).append(token)
         self._stack.append(token)
         return unique
+
+    def unsearched(self, part: str) -> str:
+        """Remember a part of the page that search leaves out (``unsearched`` macro)."""
+        self.left_out.append(part)
+        return part
 
     def freeze(self) -> tuple:
         return tuple(self.tokens)
@@ -115,6 +123,7 @@ def json_attr(data) -> Markup:
                   .replace("'", "&#39;"))
 
 
+@lru_cache(maxsize=1 << 17)
 def url_of(src_uri: str) -> str:
     """The directory URL MkDocs gives ``src_uri`` (``papers/x.md`` -> ``papers/x/``);
     files that are not pages keep their path."""
@@ -125,7 +134,7 @@ def url_of(src_uri: str) -> str:
     return src_uri[: -len(".md")] + "/"
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1 << 16)
 def _relative(from_dir: str, to: str) -> str:
     here = [part for part in from_dir.split("/") if part]
     there = to.split("/")
@@ -140,15 +149,22 @@ def href(here: str, target: str) -> str:
 
     The one relative-link helper of the package. Computed from strings only
     (``posixpath.relpath`` asks the OS for the working directory on every
-    call; pages make about 130 links each) and remembered per pair of
-    folders, which is what a link depends on.
+    call; pages make about 130 links each). A link to anything outside
+    ``here``'s own URL is ``../`` plus the link from the folder above it,
+    which all pages of a folder share: that part is remembered.
     """
-    return _relative(url_of(here), url_of(target))
+    here_url, there = url_of(here), url_of(target)
+    if not here_url or there.startswith(here_url):       # the home page, or itself and below
+        return _relative(here_url, there)
+    up = _relative(here_url[:-1].rpartition("/")[0], there)
+    return "../" if up == "./" else "../" + up
 
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True,
+    # auto_reload off: the templates are package files, and checking them on
+    # every import of _macros.html was a stat() per page.
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, auto_reload=False,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
     env.filters["json_attr"] = json_attr
@@ -166,7 +182,15 @@ def render(template: str, here: str, meta: dict | None = None, **values) -> Html
     toc = Toc()
     module = environment().get_template(template).make_module(
         {"here": here, "url": lambda target: href(here, target), "toc": toc, **values})
-    return Html(body=str(module), title=str(module.title), toc=toc.freeze(), meta=meta or {})
+    body = str(module)
+    search_body = None
+    if toc.left_out:
+        # Each part is exactly what the template wrote into the body: cut it out.
+        search_body = body
+        for part in toc.left_out:
+            search_body = search_body.replace(part, "", 1)
+    return Html(body=body, title=str(module.title), toc=toc.freeze(), meta=meta or {},
+                search_body=search_body)
 
 
 def fragment(template: str, **values) -> Markup:

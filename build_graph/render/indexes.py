@@ -12,7 +12,7 @@ import unicodedata
 
 from .context import (AUTHOR, AUTHORS_INDEX, GRAPH_PAGE, HOME_PAGE, PAPER, PAPERS_INDEX, QUALITY_PAGE,
                       TECHNIQUE, TECHNIQUES_INDEX, VENUE, VENUES_INDEX, newest_first)
-from .html import EXCLUDED, Html, render
+from .html import EXCLUDED, Html, href, render
 
 
 def papers_index(ctx) -> Html:
@@ -20,12 +20,13 @@ def papers_index(ctx) -> Html:
     for p in sorted(ctx.corpus.papers, key=newest_first):
         authors = [ctx.authors[k].name for k in p.authors]
         shown = ", ".join(authors[:3]) + (" et al." if len(authors) > 3 or p.authors_truncated else "")
-        rows.append((p, shown, ctx.venues[p.venue].name if p.venue else "",
-                     [(t.technique, ctx.technique_name(t.technique)) for t in p.techniques]))
+        rows.append((p, href(PAPERS_INDEX, PAPER.format(p.slug)), shown,
+                     ctx.venues[p.venue].name if p.venue else "",
+                     [(t.technique, ctx.technique_name(t.technique), href(PAPERS_INDEX, TECHNIQUE.format(t.technique)))
+                      for t in p.techniques]))
     options = [[tid, t.name] for tid, t in ctx.taxonomy.techniques.items()
                if not t.is_area and tid in ctx.papers_by_technique]
-    return render("papers_index.html", PAPERS_INDEX, EXCLUDED, rows=rows, options=options,
-                  paper_page=lambda p: PAPER.format(p.slug), technique_page=TECHNIQUE.format)
+    return render("papers_index.html", PAPERS_INDEX, EXCLUDED, rows=rows, options=options)
 
 
 def _initial(name: str) -> str:
@@ -38,7 +39,8 @@ def authors_index(ctx) -> Html:
     groups: dict[str, list] = {}
     for author in authors:
         groups.setdefault(_initial(author.name.split()[-1]), []).append(
-            (author.name, AUTHOR.format(author.slug), len(ctx.papers_by_author.get(author.key, []))))
+            (author.name, href(AUTHORS_INDEX, AUTHOR.format(author.slug)),
+             len(ctx.papers_by_author.get(author.key, []))))
     letters = sorted(groups, key=lambda l: (l == "#", l))
     return render("authors_index.html", AUTHORS_INDEX, EXCLUDED, count=len(authors),
                   groups=[(l, "other" if l == "#" else l.lower(), groups[l]) for l in letters])
@@ -49,7 +51,7 @@ def venues_index(ctx) -> Html:
     for key in sorted(ctx.venues, key=str.casefold):
         venue = ctx.venues[key]
         papers = ctx.papers_by_venue.get(key, [])
-        venues.append((venue, VENUE.format(venue.slug), len(papers), sorted({p.year for p in papers if p.year})))
+        venues.append((venue, href(VENUES_INDEX, VENUE.format(venue.slug)), len(papers), sorted({p.year for p in papers if p.year})))
     return render("venues_index.html", VENUES_INDEX, EXCLUDED, venues=venues,
                   without=sum(1 for p in ctx.corpus.papers if not p.venue))
 
@@ -59,7 +61,7 @@ def techniques_index(ctx) -> Html:
 
     def tree(tid: str) -> tuple:
         t = taxonomy.techniques[tid]
-        return (t.name, TECHNIQUE.format(tid), ctx.subtree_counts.get(tid, 0),
+        return (t.name, href(TECHNIQUES_INDEX, TECHNIQUE.format(tid)), ctx.subtree_counts.get(tid, 0),
                 [tree(child) for child in taxonomy.children(tid)])
 
     return render("techniques_index.html", TECHNIQUES_INDEX, EXCLUDED,

@@ -103,10 +103,10 @@ def paper_page(ctx: SiteContext, paper: Paper) -> Html:
     return render(
         "paper.html", here, {"atlas": "paper"},
         paper=paper, title_fix=paper.corrected("title"), safe_href=safe_href,
-        authors=[(ctx.authors[k].name, AUTHOR.format(ctx.authors[k].slug)) for k in paper.authors],
+        authors=[(ctx.authors[k].name, href(here, AUTHOR.format(ctx.authors[k].slug))) for k in paper.authors],
         venue=venue, venue_page=VENUE.format(venue.slug) if venue else None, links=links,
         abstract=abstract_parts(paper.abstract) if paper.abstract else [],
-        techniques=[(ctx.technique_name(t.technique), TECHNIQUE.format(t.technique), t)
+        techniques=[(ctx.technique_name(t.technique), href(here, TECHNIQUE.format(t.technique)), t)
                     for t in paper.techniques],
         related=[(paper_line(ctx, ctx.papers[item.slug], here),
                   item.reason(ctx.technique_name, ctx.author_name))
@@ -127,9 +127,9 @@ def author_page(ctx: SiteContext, key: str) -> Html:
         "author.html", here, {"atlas": "author", **EXCLUDED},
         author=author, variants=sorted(author.spellings - {author.name}),
         papers=[paper_line(ctx, p, here) for p in papers],
-        coauthors=[(ctx.authors[o].name, AUTHOR.format(ctx.authors[o].slug), n)
+        coauthors=[(ctx.authors[o].name, href(here, AUTHOR.format(ctx.authors[o].slug)), n)
                    for o, n in ctx.coauthors(key)],
-        techniques=[(ctx.technique_name(t), TECHNIQUE.format(t), n)
+        techniques=[(ctx.technique_name(t), href(here, TECHNIQUE.format(t)), n)
                     for t, n in sorted(techniques.items(), key=lambda kv: (-kv[1], kv[0]))],
         graph=graphview.local_graph(ctx, f"author:{author.slug}", here), **_note(ctx, here))
 
@@ -160,14 +160,15 @@ def technique_page(ctx: SiteContext, tid: str) -> Html:
         technique=technique,
         parent=((ctx.technique_name(technique.parent), TECHNIQUE.format(technique.parent))
                 if technique.parent else None),
-        children=[(ctx.technique_name(c), TECHNIQUE.format(c), ctx.subtree_counts.get(c, 0))
+        children=[(ctx.technique_name(c), href(here, TECHNIQUE.format(c)), ctx.subtree_counts.get(c, 0))
                   for c in ctx.taxonomy.children(tid)],
         terms=[*technique.aliases, *technique.acronyms],
         papers=[(paper_line(ctx, p, here), ctx.evidence(p, tid)) for p in papers],
         total=ctx.subtree_counts.get(tid, 0),
         years=[(y, years[y]) for y in sorted(years, reverse=True)],
-        cooccurring=[(ctx.technique_name(o), TECHNIQUE.format(o), n) for o, n in ctx.cooccurring(tid)[:12]],
-        top_authors=[(ctx.author_name(a), AUTHOR.format(ctx.authors[a].slug), n) for a, n in top],
+        cooccurring=[(ctx.technique_name(o), href(here, TECHNIQUE.format(o)), n)
+                     for o, n in ctx.cooccurring(tid)[:12]],
+        top_authors=[(ctx.author_name(a), href(here, AUTHOR.format(ctx.authors[a].slug)), n) for a, n in top],
         papers_index=PAPERS_INDEX,
         graph=graphview.local_graph(ctx, f"technique:{tid}", here), **_note(ctx, here))
 
