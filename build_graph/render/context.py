@@ -42,6 +42,7 @@ class SiteContext:
         self.authors = atlas.corpus.authors
         self.venues = atlas.corpus.venues
         self.paper_lines: dict[tuple, object] = {}     # render.pages.paper_line, per place
+        self.links: dict[tuple, object] = {}           # render.html.shared_link, per place
 
     @cached_property
     def citation_keys(self) -> dict[str, str]:

@@ -60,7 +60,7 @@ from weakref import WeakKeyDictionary
 
 from ..layout import radial_layout
 from .context import AUTHOR, GRAPH_PAGE, PAPER, TECHNIQUE, VENUE, newest_first
-from .html import href
+from .html import href, shared_link
 
 LOCAL_CAP = 40
 TYPE_ORDER = {"paper": 0, "technique": 1, "venue": 2, "author": 3}
@@ -218,7 +218,7 @@ def local_graph(ctx, centre: str, here: str) -> dict | None:
     for node in kept:
         by_type.setdefault(graph.nodes[node]["type"], []).append(node)
     memo = _memo(ctx)
-    groups = [(f"{kind.capitalize()}s", [(memo.info(n)[0], memo.link(href, here, memo.info(n)[3]))
+    groups = [(f"{kind.capitalize()}s", [shared_link(ctx.links, here, memo.info(n)[3], memo.info(n)[0])
                                          for n in by_type[kind]])
               for kind in sorted(by_type, key=TYPE_ORDER.get)]
     return {"data": data, "more": more, "groups": groups, "page": GRAPH_PAGE,
