@@ -74,10 +74,14 @@ class Site:
         self.url = f"http://127.0.0.1:{self._server.server_port}/"
 
     def start(self) -> None:
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
 
     def stop(self) -> None:
-        self._server.shutdown()
+        # shutdown() waits for serve_forever() to return: only ask a server that
+        # runs, or a failed build would hang the session instead of failing it.
+        if getattr(self, "_thread", None) is not None:
+            self._server.shutdown()
         self._server.server_close()
 
 
