@@ -61,7 +61,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROJECT_CONFIG = ROOT / "mkdocs.yml"
 PLUGIN = "mlsys-atlas"
 CORPUS_CHUNK = 500          # lines per listing file when a JSON Lines corpus is copied in
@@ -275,10 +275,10 @@ def _run_stages(seeds: Path, data: Path | None, meter: _Meter) -> tuple[dict, ob
     (``SiteBuilder().build``), with the functions it calls wrapped in timers."""
     import inspect
 
-    from . import pipeline, site_build
-    from .render import site as render_site_module
+    from .. import pipeline, site_build
+    from ..render import site as render_site_module
     try:
-        from . import layout
+        from .. import layout
     except ImportError:                     # no graph page yet
         layout = None
     for cache in ("_TAXONOMY_CACHE", "_TAG_MEMO"):     # a cold build, like `mkdocs build`
@@ -472,7 +472,7 @@ def run_mkdocs_build(config: Path, log: Path) -> dict:
 
 def _edit_target(seeds: Path) -> tuple[Path, str]:
     """A listing to edit and a sentence end in it to append to (one abstract changes)."""
-    from .sources import listing_kind, seed_files
+    from ..sources import listing_kind, seed_files
     for path in seed_files(seeds):
         if listing_kind(path) != "listing":
             continue
