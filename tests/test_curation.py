@@ -195,7 +195,7 @@ def test_notes_appear_and_unknown_ids_fail(project):
     write(notes / "techniques" / "quantization.md", "Start with *the survey* by Gholami et al.\n")
     pages = SiteBuilder().build(project / "seeds", project / "data", notes)
     page = pages["techniques/quantization.md"]
-    assert "## Notes" in page and "Start with *the survey*" in page
+    assert "## Notes" in page and "Start with <em>the survey</em>" in page
     write(notes / "techniques" / "quantisation.md", "typo\n")
     with pytest.raises(CurationError, match="quantisation.md"):
         load_notes(notes, {"techniques": {"quantization"}})
