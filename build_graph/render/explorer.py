@@ -154,7 +154,7 @@ def build_network(ctx) -> tuple[Network, dict]:
     """The pyvis network of the default layers, plus the author layer as plain data."""
     Network = pyvis_network()
     graph = ctx.atlas.graph
-    positions = global_layout(graph)
+    positions = global_layout(graph, ctx.atlas.caches)
     layers = layer_nodes(ctx)
     papers_of = paper_counts(ctx)
     net = Network(height="70vh", width="100%", directed=True, cdn_resources="local")
