@@ -196,6 +196,16 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         return files
 
 
+    def on_nav(self, nav, *, config, files):
+        """A generated page the site's ``nav`` names (``Graph: graph/index.md``) takes
+        the nav's title, as a hand-written page does: MkDocs gives the nav's title
+        only to pages it creates itself, and the plugin created these already."""
+        for title, src_uri in _nav_titles(config.nav or []):
+            file = files.get_file_from_path(src_uri)
+            if file is not None and isinstance(file.page, AtlasPage):
+                file.page.title = title
+        return nav
+
     # mkdocs-material's search plugin (priority 0) indexes ``page.content`` in
     # ``on_page_context``, parsing the whole page only to drop the sections marked
     # data-search-exclude. Generated pages show it their text without those
@@ -214,6 +224,19 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
             page.content, page.whole_content = whole, None
 
     on_page_context = CombinedEvent(_search_sees_the_search_view, _readers_get_the_whole_page)
+
+
+def _nav_titles(items):
+    """``(title, path)`` for every ``Title: path.md`` entry of a ``nav`` config, nested ones too."""
+    for item in items:
+        if isinstance(item, dict):
+            for title, value in item.items():
+                if isinstance(value, str):
+                    yield title, value
+                elif isinstance(value, list):
+                    yield from _nav_titles(value)
+        elif isinstance(item, list):
+            yield from _nav_titles(item)
 
 
 def _own_assets() -> dict[str, Path]:

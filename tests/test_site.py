@@ -45,6 +45,16 @@ def test_generated_pages_stay_out_of_the_nav(site):
     assert nav.count("md-nav__link") < 30
 
 
+def test_nav_titles_name_the_generated_index_pages(site):
+    """The site's nav says "Graph: graph/index.md": that title is in the nav and the
+    page's <title>, as for a hand-written page, while the page keeps its heading."""
+    html = (site / "graph" / "index.html").read_text("utf-8")
+    start = html.index('class="md-nav md-nav--primary"')
+    nav = html[start:html.index("</nav>", start)]
+    assert re.search(r'<span class="md-ellipsis">\s*Graph\s*</span>', nav)
+    assert "<title>Graph - MLSys Atlas</title>" in html and ">Knowledge graph<" in html
+
+
 def test_no_asset_from_another_host(site):
     pattern = re.compile(r"""(?:src|href)=["'](?:https?:)?//[^"']+\.(?:js|css)|url\((?:https?:)?//""")
     for page in site.rglob("*.html"):
