@@ -211,6 +211,68 @@ def measure(site: Path, runs: int) -> dict:
     }
 
 
+SHOT_SIZE = {"width": 1000, "height": 760}
+
+
+def _shrink(path: Path) -> None:
+    """A 32-colour palette PNG with pngquant (``apt-get install pngquant``), when installed:
+    a fifth of the bytes and the same look for a picture of flat colours and text."""
+    pngquant = shutil.which("pngquant")
+    if not pngquant:
+        print(f"pngquant not found: {path} left as Chromium wrote it", file=sys.stderr)
+        return
+    subprocess.run([pngquant, "--force", "--skip-if-larger", "--strip", "--output", str(path), "32", str(path)],
+                   check=False)
+
+
+def screenshots(site: Path, folder: Path) -> list[Path]:
+    """The default view and the biggest technique brought in, in the light and dark palettes.
+
+    Four PNGs of the explorer's canvas, for docs/graph-explorer.md."""
+    from playwright.sync_api import sync_playwright
+    folder.mkdir(parents=True, exist_ok=True)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(QuietHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    shots = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            for scheme in ("light", "dark"):
+                page = browser.new_page(viewport=SHOT_SIZE, device_scale_factor=1)
+                page.emulate_media(reduced_motion="reduce")
+                page.goto(f"http://127.0.0.1:{server.server_port}/graph/")
+                page.wait_for_function(READY, timeout=120_000)
+                if scheme == "dark":
+                    page.click('label[for="__palette_1"]')          # Material's palette toggle
+                    page.wait_for_function("() => window.atlasGraphs.explorer.scheme === 'slate'")
+                canvas = page.locator(".atlas-graph-canvas")
+                canvas.scroll_into_view_if_needed()
+                page.evaluate("() => window.atlasGraphs.explorer.network.fit({animation: false})")
+                page.wait_for_timeout(300)
+                shots.append(folder / f"map-{scheme}.png")
+                canvas.screenshot(path=str(shots[-1]))
+                page.evaluate(EXPAND)
+                page.evaluate("""() => {
+                  const e = window.atlasGraphs.explorer;
+                  const id = Object.keys(e.expanded)[0];
+                  const ids = [Number(id)].concat(e.network.body.nodeIndices.filter(n => String(n).startsWith('p:')));
+                  e.network.fit({nodes: ids, animation: false});
+                  e.network.redraw();
+                }""")
+                page.wait_for_timeout(300)
+                shots.append(folder / f"expanded-{scheme}.png")
+                canvas.screenshot(path=str(shots[-1]))
+                page.close()
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    for shot in shots:
+        _shrink(shot)
+    return shots
+
+
 def graph_counts(site: Path) -> dict:
     folder = site / "assets" / "graph"
     data = json.loads((folder / "explorer.json").read_text(encoding="utf-8"))
@@ -287,6 +349,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--site", help="measure this already built site instead of building one")
     parser.add_argument("--keep", help="build into this folder and keep it")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--screenshots", help="also save the default view and an expanded technique, "
+                                              "light and dark, as PNGs in this folder")
     args = parser.parse_args(argv)
 
     work = Path(tempfile.mkdtemp(prefix="atlas-graph-bench-"))
@@ -312,6 +376,9 @@ def main(argv: list[str] | None = None) -> int:
                   "build_seconds": build_seconds, "graph": graph_counts(site),
                   "measure": measure(site, args.runs), "machine": machine(),
                   "command": "python -m build_graph.graph_bench " + " ".join(argv or sys.argv[1:])}
+        if args.screenshots:
+            for shot in screenshots(site, Path(args.screenshots)):
+                print(f"saved {shot} ({shot.stat().st_size / 1024:.0f} KB)", file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(report(result))

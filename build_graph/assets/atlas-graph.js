@@ -443,18 +443,21 @@
       /* Map links: width by shared papers (square root, 0.6-4 px on screen);
          paper and author links: hairlines. One path per width class. */
       var classes = {};
+      var dim = Object.keys(loaded).length > 0;
       for (var i = 0; i < edgeList.length; i += 1) {
         var a = body[edgeList[i][0]], b = body[edgeList[i][1]];
         if (!a || !b) continue;      /* an end is not drawn (filtered out or not loaded) */
         var w = edgeList[i][2] ? 0.6 + 3.4 * Math.sqrt(edgeList[i][2] / maxWeight) : 0.5;
-        var key = Math.round(w * 2) / 2;
+        /* Map links under brought-in papers: a class of their own, faint. */
+        var key = edgeList[i][2] && dim ? "map" : String(Math.round(w * 2) / 2);
+        if (key === "map") w = 0.5;
         (classes[key] = classes[key] || []).push(a, b);
         count += 1;
       }
       Object.keys(classes).forEach(function (key) {
         var list = classes[key];
-        ctx.globalAlpha = key === "0.5" ? 0.6 : 0.8;
-        ctx.lineWidth = parseFloat(key) / scale;
+        ctx.globalAlpha = key === "map" ? 0.25 : key === "0.5" ? 0.6 : 0.8;
+        ctx.lineWidth = (key === "map" ? 0.5 : parseFloat(key)) / scale;
         ctx.beginPath();
         for (var k = 0; k < list.length; k += 2) {
           ctx.moveTo(list[k].x, list[k].y);
@@ -533,7 +536,14 @@
       ctx.strokeStyle = entry.palette.bg;
       ctx.fillStyle = entry.palette.label;
       var selected = network.getSelectedNodes();
-      var queue = selected.length && info[selected[0]] ? [info[selected[0]]].concat(order) : order;
+      var queue = order;
+      if (Object.keys(loaded).length) {
+        /* The papers brought in are what the reader asked for: their labels
+           go before those of the faded map nodes. */
+        queue = order.filter(function (n) { return !dimmed(n); })
+          .concat(order.filter(function (n) { return dimmed(n); }));
+      }
+      if (selected.length && info[selected[0]]) queue = [info[selected[0]]].concat(queue);
       var done = {}, boxes = [];
       for (var i = 0; i < queue.length; i += 1) {
         var n = queue[i];
@@ -556,6 +566,8 @@
         if (!free(box[0], box[1], box[2], box[3])) continue;
         take(box);
         boxes.push([n.id].concat(box));
+        /* Map nodes that were not brought in step back while papers are in. */
+        ctx.globalAlpha = dimmed(n) ? 0.45 : 1;
         ctx.strokeText(text, at.x, top);
         ctx.fillText(text, at.x, top);
         drawnLabels += 1;
@@ -569,6 +581,15 @@
       "Click one to bring in its papers; Find reaches every paper.";
 
     /* ---- papers on demand ---- */
+
+    /* While papers are brought in, the map nodes that were not expanded
+       are drawn faded, so the papers and their nodes stand out. */
+    function dimmed(n) {
+      return typeof n.id === "number" && !loaded[n.id] && Object.keys(loaded).length > 0;
+    }
+    function fade() {
+      nodes.update(data.nodes.map(function (n) { return { id: n.id, opacity: dimmed(n) ? 0.35 : 1 }; }));
+    }
 
     function chunkURL(mapId, part) {
       return new URL(info[mapId].src + "/" + part + ".json", base).href;
@@ -598,6 +619,7 @@
         }
       });
       loaded[mapId] = chunk.part;
+      fade();
       var moreId = "m:" + mapId;
       if (info[moreId]) { nodes.remove(moreId); delete info[moreId]; }
       var left = chunk.total - Math.min(chunk.total, chunk.part * data.chunk);
@@ -670,6 +692,7 @@
       });
       edgeList = edgeList.filter(function (e) { return info[e[0]] && info[e[1]]; });
       Object.keys(loaded).forEach(function (id) { delete loaded[id]; });
+      fade();
       labelOrder();
       network.unselectAll();
       apply();
