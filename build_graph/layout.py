@@ -22,7 +22,7 @@ So the layout has two tiers:
 This is linear in papers + authors after the small anchor layout. Coordinates
 are rounded to 0.1 px so output is byte-identical across runs, input orders
 and hash seeds (and last-bit float differences between machines vanish).
-Results are cached by a hash of the graph's structure, so ``mkdocs serve``
+With a ``caches.BuildCaches``, results are reused by a hash of the graph's structure, so ``mkdocs serve``
 does not lay out an unchanged graph again.
 """
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 
 import networkx as nx
 import numpy as np
@@ -44,8 +44,6 @@ ANCHOR_SPACING = 260.0     # px between neighbouring anchors, at least
 PAPER_RING = (64.0, 26.0)  # (first radius, clear of a big anchor node; spiral step)
 AUTHOR_RING = (18.0, 12.0)
 LEAN = 0.35                # how far a paper leans from its main anchor to its centroid
-_CACHE: OrderedDict[str, dict[str, Position]] = OrderedDict()
-_CACHE_SIZE = 4
 
 
 def _digest(text: str) -> int:
@@ -306,14 +304,21 @@ def compute_layout(graph: nx.DiGraph) -> dict[str, Position]:
     return {node: (_round(x), _round(y)) for node, (x, y) in positions.items()}
 
 
-def global_layout(graph: nx.DiGraph) -> dict[str, Position]:
-    """Positions for every node, reused while the graph's structure is unchanged."""
-    return _cached("all", graph, compute_layout)
+def global_layout(graph: nx.DiGraph, caches=None) -> dict[str, Position]:
+    """Positions for every node. With ``caches`` (a ``caches.BuildCaches``), reused
+    while the graph's structure is unchanged: under ``mkdocs serve`` most edits
+    change a paper's text, not who is linked to whom."""
+    if caches is None:
+        return compute_layout(graph)
+    return caches.layout(structure_key(graph), lambda: compute_layout(graph))
 
 
-def anchor_layout(graph: nx.DiGraph) -> dict[str, Position]:
-    """Positions for the techniques and venues (the explorer's map), cached like ``global_layout``."""
-    return _cached("anchors", graph, compute_anchor_layout)
+def anchor_layout(graph: nx.DiGraph, caches=None) -> dict[str, Position]:
+    """Positions for the techniques and venues (the explorer's map), reused through
+    ``caches`` like ``global_layout`` (under its own key)."""
+    if caches is None:
+        return compute_anchor_layout(graph)
+    return caches.layout("anchors:" + structure_key(graph), lambda: compute_anchor_layout(graph))
 
 
 def spiral(centre: Position, count: int, start: int = 0, first: float = 44.0,
@@ -331,19 +336,6 @@ def spiral(centre: Position, count: int, start: int = 0, first: float = 44.0,
         angle = phase + i * GOLDEN_ANGLE
         out.append((_round(cx + radius * math.cos(angle)), _round(cy + radius * math.sin(angle))))
     return out
-
-
-def _cached(kind: str, graph: nx.DiGraph, compute) -> dict[str, Position]:
-    key = kind + ":" + structure_key(graph)
-    cached = _CACHE.get(key)
-    if cached is None:
-        cached = compute(graph)
-        _CACHE[key] = cached
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
-    return cached
 
 
 def radial_layout(centre: str, neighbours: list[str], radius: float = 150.0,

@@ -128,11 +128,27 @@ def test_force_layout_runs_on_anchors_only(monkeypatch):
 
 
 def test_layout_is_cached_by_structure():
+    from build_graph.caches import BuildCaches
+    caches = BuildCaches()
     graph = toy_graph(papers=50)
-    first = global_layout(graph)
-    assert global_layout(toy_graph(order=5, papers=50)) is first
+    first = global_layout(graph, caches)
+    assert global_layout(toy_graph(order=5, papers=50), caches) is first
+    assert global_layout(toy_graph(order=5, papers=50)) == first        # no caches: computed again, same
     graph.add_edge("paper:p1", "technique:t11", type="uses")
-    assert global_layout(graph) is not first
+    assert global_layout(graph, caches) is not first
+
+
+def test_map_layout_is_cached_apart_and_places_only_anchors():
+    from build_graph.caches import BuildCaches
+    caches = BuildCaches()
+    graph = toy_graph(papers=50)
+    anchors = layout.anchor_layout(graph, caches)
+    assert set(anchors) == {n for n, kind in graph.nodes(data="type") if kind in ("technique", "venue")}
+    assert layout.anchor_layout(toy_graph(order=3, papers=50), caches) is anchors
+    assert layout.anchor_layout(graph) == anchors
+    # Its own cache entry: the whole-graph layout is not handed out for it, nor it for that.
+    assert global_layout(graph, caches) is not anchors
+    assert set(global_layout(graph, caches)) == set(graph.nodes)
 
 
 def test_no_two_nodes_share_a_position():

@@ -209,7 +209,7 @@ def _count_title(item: MapNode) -> str:
 
 def build_network(ctx, chosen: list[MapNode], links) -> Network:
     """The map as a pyvis network: what the browser draws first."""
-    positions = anchor_layout(ctx.atlas.graph)
+    positions = anchor_layout(ctx.atlas.graph, ctx.atlas.caches)
     graph = ctx.atlas.graph
     areas_of_venue: dict[int, set[str]] = defaultdict(set)
     technique_area = {m.key: m.area for m in chosen if m.kind == "technique"}
@@ -388,7 +388,7 @@ def render_explorer(ctx) -> dict[str, str]:
         SEARCH_DATA: search_index(ctx, chosen),
         TEXT_PAGE: text_alternative(ctx, chosen, links),
     }
-    out.update(cluster_files(ctx, chosen, anchor_layout(ctx.atlas.graph)))
+    out.update(cluster_files(ctx, chosen, anchor_layout(ctx.atlas.graph, ctx.atlas.caches)))
     out.update(cluster_pages(ctx, chosen))
     return out
 

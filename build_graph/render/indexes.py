@@ -21,7 +21,7 @@ def papers_index(ctx) -> Html:
         authors = [ctx.authors[k].name for k in p.authors]
         shown = ", ".join(authors[:3]) + (" et al." if len(authors) > 3 or p.authors_truncated else "")
         rows.append((p, href(PAPERS_INDEX, PAPER.format(p.slug)), shown,
-                     ctx.venues[p.venue].name if p.venue else "",
+                     ctx.venues[p.venue].name if p.venue else "", " ".join(t.technique for t in p.techniques),
                      [(t.technique, ctx.technique_name(t.technique), href(PAPERS_INDEX, TECHNIQUE.format(t.technique)))
                       for t in p.techniques]))
     options = [[tid, t.name] for tid, t in ctx.taxonomy.techniques.items()

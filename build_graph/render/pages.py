@@ -15,7 +15,7 @@ from ..model import Paper
 from . import graphview
 from .context import (AUTHOR, BIBTEX_FILE, PAPER, PAPERS_INDEX, TECHNIQUE, VENUE, SiteContext,
                       newest_first)
-from .html import EXCLUDED, Html, fragment, href, render
+from .html import EXCLUDED, Html, fragment, href, render, shared_link
 from .notes import note_html
 
 # Search holds what a reader searches for: paper titles, authors, venues and
@@ -73,7 +73,7 @@ def paper_line(ctx: SiteContext, paper: Paper, here: str):
         line = ctx.paper_lines[key] = fragment(
             "paper_line.html", url=lambda target: href(here, target), paper=paper,
             paper_page=PAPER.format(paper.slug), venue=venue,
-            venue_page=VENUE.format(venue.slug) if venue else None).strip()
+            venue_page=VENUE.format(venue.slug) if venue else None)
     return line
 
 
@@ -103,7 +103,8 @@ def paper_page(ctx: SiteContext, paper: Paper) -> Html:
     return render(
         "paper.html", here, {"atlas": "paper"},
         paper=paper, title_fix=paper.corrected("title"), safe_href=safe_href,
-        authors=[(ctx.authors[k].name, href(here, AUTHOR.format(ctx.authors[k].slug))) for k in paper.authors],
+        authors=[shared_link(ctx.links, here, AUTHOR.format(ctx.authors[k].slug), ctx.authors[k].name)
+                 for k in paper.authors],
         venue=venue, venue_page=VENUE.format(venue.slug) if venue else None, links=links,
         abstract=abstract_parts(paper.abstract) if paper.abstract else [],
         techniques=[(ctx.technique_name(t.technique), href(here, TECHNIQUE.format(t.technique)), t)
@@ -127,7 +128,7 @@ def author_page(ctx: SiteContext, key: str) -> Html:
         "author.html", here, {"atlas": "author", **EXCLUDED},
         author=author, variants=sorted(author.spellings - {author.name}),
         papers=[paper_line(ctx, p, here) for p in papers],
-        coauthors=[(ctx.authors[o].name, href(here, AUTHOR.format(ctx.authors[o].slug)), n)
+        coauthors=[(shared_link(ctx.links, here, AUTHOR.format(ctx.authors[o].slug), ctx.authors[o].name), n)
                    for o, n in ctx.coauthors(key)],
         techniques=[(ctx.technique_name(t), href(here, TECHNIQUE.format(t)), n)
                     for t, n in sorted(techniques.items(), key=lambda kv: (-kv[1], kv[0]))],

@@ -1,4 +1,4 @@
-"""``python -m build_graph.graph_bench --papers 5000``: is the graph explorer usable at N papers?
+"""``python -m build_graph.devtools.graph_bench --papers 5000``: is the graph explorer usable at N papers?
 
 The budget for the explorer (issue 18): the page and its data on first load
 <= 1 MB up to 5,000 papers and <= 2 MB beyond (20,000), first draw <= 1.5 s
@@ -13,8 +13,8 @@ browser, because none can be predicted from Python:
    into the seeds folder, read as a ``jsonl-corpus``) and synthetic ones make
    up the rest of N.
 2. **Build**: ``mkdocs build`` with the project's ``mkdocs.yml`` inherited and
-   the atlas plugin's ``seeds`` pointing at the synthetic seeds. By default this
-   module is added as a hook that drops the per-entity pages
+   the atlas plugin's ``seeds`` pointing at the synthetic seeds. By default
+   ``graph_only_hook.py`` is added as a hook that drops the per-entity pages
    (papers/x.md, authors/y.md, ...) after the atlas plugin has generated them:
    they do not change the graph page, and rendering 25,000 of them takes
    MkDocs many minutes. ``--full`` builds the whole site instead.
@@ -39,23 +39,22 @@ figures and the command in ``docs/graph-explorer.md``.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import os
 import platform
-import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from . import graph_only_hook
+from .localserver import LocalServer
+
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -65,7 +64,7 @@ BUDGET = {"first_render_ms": 1500, "expand_ms": 500}
 def weight_budget(papers: int) -> int:
     """First-load bytes allowed: 1 MB up to 5,000 papers, 2 MB beyond."""
     return (1 if papers <= 5000 else 2) * 1024 * 1024
-ENTITY_PAGE = re.compile(r"^(papers|authors|venues|techniques)/(?!index\.md$)[^/]+\.md$")
+
 
 EXPAND = """async () => {
   const e = window.atlasGraphs.explorer;
@@ -97,28 +96,16 @@ MEASURE = """() => {
 }"""
 
 
-# ---- the MkDocs hook side: drop per-entity pages for the default, quick build ----
-
-def on_files(files, config):
-    """Keep the graph page and everything in the nav; drop the 25,000 entity pages."""
-    for file in list(files):
-        if ENTITY_PAGE.match(file.src_uri):
-            files.remove(file)
-    return files
-
-
-# ---- the command line side ------------------------------------------------
-
 def write_seeds(folder: Path, papers: int, seed: int) -> None:
-    from build_graph.synth import write_synthetic_seeds
+    from .synth import write_synthetic_seeds
     write_synthetic_seeds(folder, papers, seed)
 
 
 def build_site(seeds: Path, out: Path, full: bool) -> float:
     config = ROOT / f".graph-bench-{uuid.uuid4().hex[:12]}.yml"
-    hooks = [] if full else ["build_graph/graph_bench.py"]
+    hooks = [] if full else [graph_only_hook.__file__]
     config.write_text("INHERIT: mkdocs.yml\n"
-                      "hooks:\n" + "".join(f"  - {hook}\n" for hook in hooks) +
+                      "hooks:\n" + "".join(f"  - {Path(hook).resolve().as_posix()!r}\n" for hook in hooks) +
                       f"plugins:\n  mlsys-atlas:\n    seeds: {seeds.resolve().as_posix()!r}\n",
                       encoding="utf-8")
     start = time.perf_counter()
@@ -131,20 +118,6 @@ def build_site(seeds: Path, out: Path, full: bool) -> float:
     if run.returncode != 0:
         raise SystemExit(f"mkdocs build failed:\n{run.stdout}\n{run.stderr}")
     return time.perf_counter() - start
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves a built site to a browser without logging every request (also
-    used by the browser tests)."""
-
-    def log_message(self, format, *args):    # noqa: A002 - the stdlib's name
-        pass
-
-    def handle(self):
-        try:
-            super().handle()
-        except (BrokenPipeError, ConnectionResetError):    # the browser closed a page mid-transfer
-            pass
 
 
 def _kind(path: str, initiator: str) -> str:
@@ -165,10 +138,9 @@ def measure(site: Path, runs: int) -> dict:
     if not CHROMIUM.exists():
         raise SystemExit(f"Chromium not found at {CHROMIUM}; install it with apt-get install -y chromium")
     from playwright.sync_api import sync_playwright
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(QuietHandler, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_port}/graph/"
+    server = LocalServer(site)
+    server.start()
+    url = server.url + "graph/"
     results, external, errors = [], [], []
     try:
         with sync_playwright() as playwright:
@@ -188,8 +160,7 @@ def measure(site: Path, runs: int) -> dict:
                 context.close()
             browser.close()
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
     weights: dict[str, int] = {}
     for path, initiator, size in results[0]["files"]:
         kind = _kind(path, initiator)
@@ -231,9 +202,8 @@ def screenshots(site: Path, folder: Path) -> list[Path]:
     Four PNGs of the explorer's canvas, for docs/graph-explorer.md."""
     from playwright.sync_api import sync_playwright
     folder.mkdir(parents=True, exist_ok=True)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(QuietHandler, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = LocalServer(site)
+    server.start()
     shots = []
     try:
         with sync_playwright() as playwright:
@@ -241,7 +211,7 @@ def screenshots(site: Path, folder: Path) -> list[Path]:
             for scheme in ("light", "dark"):
                 page = browser.new_page(viewport=SHOT_SIZE, device_scale_factor=1)
                 page.emulate_media(reduced_motion="reduce")
-                page.goto(f"http://127.0.0.1:{server.server_port}/graph/")
+                page.goto(server.url + "graph/")
                 page.wait_for_function(READY, timeout=120_000)
                 if scheme == "dark":
                     page.click('label[for="__palette_1"]')          # Material's palette toggle
@@ -266,8 +236,7 @@ def screenshots(site: Path, folder: Path) -> list[Path]:
                 page.close()
             browser.close()
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
     for shot in shots:
         _shrink(shot)
     return shots
@@ -339,7 +308,7 @@ def report(result: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m build_graph.graph_bench",
+    parser = argparse.ArgumentParser(prog="python -m build_graph.devtools.graph_bench",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=0, help="synthetic input seed (default 0)")
@@ -375,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         result = {"papers": args.papers, "seed": args.seed, "full": args.full,
                   "build_seconds": build_seconds, "graph": graph_counts(site),
                   "measure": measure(site, args.runs), "machine": machine(),
-                  "command": "python -m build_graph.graph_bench " + " ".join(argv or sys.argv[1:])}
+                  "command": "python -m build_graph.devtools.graph_bench " + " ".join(argv or sys.argv[1:])}
         if args.screenshots:
             for shot in screenshots(site, Path(args.screenshots)):
                 print(f"saved {shot} ({shot.stat().st_size / 1024:.0f} KB)", file=sys.stderr)
