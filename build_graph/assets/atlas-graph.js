@@ -113,6 +113,10 @@
                  hover: { background: p[type], border: p.label } }
       };
     });
+    /* The explorer's "+N more" nodes: hollow, in the text colour. */
+    groups.more = { shape: "dot", color: { background: p.bg, border: p.label,
+                                           highlight: { background: p.bg, border: p.label },
+                                           hover: { background: p.bg, border: p.label } } };
     return {
       groups: groups,
       nodes: { font: { color: p.label, strokeColor: p.bg } },
@@ -630,8 +634,7 @@
         info[moreId] = { id: moreId, group: "more", of: mapId, label: "+" + left + " more",
                          title: "Click to bring in the next " + Math.min(left, data.chunk) + " papers",
                          x: cluster.x + dx * grow, y: cluster.y + dy * grow, next: chunk.part + 1 };
-        added.push({ id: moreId, group: "technique", x: info[moreId].x, y: info[moreId].y, size: 6,
-                     shape: "dot", color: { background: entry.palette.bg, border: entry.palette.label } });
+        added.push({ id: moreId, group: "more", x: info[moreId].x, y: info[moreId].y, size: 6 });
       }
       compute();
       nodes.add(added);
@@ -715,6 +718,29 @@
     });
     network.on("doubleClick", function (event) {
       if (event.nodes.length === 1 && info[event.nodes[0]]) go(info[event.nodes[0]].url);
+    });
+
+    /* Semantic zoom: zooming in (wheel or pinch) close onto a map node
+       brings its papers in, as a click does. Only the node nearest the
+       middle of the view, and only once the zoom has settled. */
+    var ZOOM_IN = 1.2;
+    var zoomTimer = null;
+    network.on("zoom", function () {
+      clearTimeout(zoomTimer);
+      zoomTimer = setTimeout(function () {
+        var scale = network.getScale();
+        if (scale < ZOOM_IN) return;
+        var centre = network.getViewPosition();
+        var reach = 80 / scale, best = null, bestDistance = Infinity;
+        var at = network.getPositions(data.nodes.map(function (n) { return n.id; }).filter(function (id) {
+          return shown[id] && !loaded[id];
+        }));
+        Object.keys(at).forEach(function (id) {
+          var d = Math.hypot(at[id].x - centre.x, at[id].y - centre.y);
+          if (d < reach && d < bestDistance) { best = Number(id); bestDistance = d; }
+        });
+        if (best !== null) expand(best, 1).catch(failed);
+      }, 250);
     });
 
     function failed(err) {
@@ -826,7 +852,15 @@
         lastQuery = query;
         var hit = found[matchIndex];
         var note = " (" + (matchIndex + 1) + " of " + found.length + (found.length > 1 ? "; press Enter for the next" : "") + ")";
-        if (hit.id !== undefined) { focusNode(hit.id, note); return; }
+        if (hit.id !== undefined) {
+          /* A map node found from the keyboard gets its papers too, as a click would. */
+          if (typeof hit.id === "number" && !loaded[hit.id]) {
+            expand(hit.id, 1).then(function () { focusNode(hit.id, note); }, failed);
+          } else {
+            focusNode(hit.id, note);
+          }
+          return;
+        }
         var row = hit.row;
         if (row.home < 0) {
           status.textContent = "";

@@ -142,6 +142,31 @@ def test_clicking_a_technique_brings_in_its_papers_and_a_paper_its_authors(watch
     watched.assert_clean()
 
 
+def test_zooming_into_a_technique_or_finding_it_brings_in_its_papers(watched, site_url, the_map):
+    _ctx, chosen, _links = the_map
+    techniques = [i for i, m in enumerate(chosen) if m.kind == "technique" and not m.is_area]
+    zoomed, found = techniques[0], techniques[1]
+    page = open_explorer(watched, site_url)
+    page.evaluate("id => window.atlasGraphs.explorer.network.focus(id, {scale: 0.9, animation: false})", zoomed)
+    page.locator(".atlas-graph-canvas").scroll_into_view_if_needed()
+    x, y = page.evaluate(NODE_ON_SCREEN, zoomed)
+    page.mouse.move(x, y)
+    assert page.evaluate("() => Object.keys(window.atlasGraphs.explorer.expanded).length") == 0
+    for _ in range(4):
+        page.mouse.wheel(0, -120)
+        page.wait_for_timeout(30)
+    page.wait_for_function("id => window.atlasGraphs.explorer.expanded[id] === 1", arg=zoomed)
+    assert page.evaluate("() => Object.keys(window.atlasGraphs.explorer.expanded)") == [str(zoomed)]
+    # From the keyboard: Find names a technique, which brings its papers in and selects it.
+    label = page.evaluate("id => window.atlasGraphs.explorer.info[id].label", found)
+    page.focus("#atlas-graph-q")
+    page.keyboard.type(label)
+    page.keyboard.press("Enter")
+    page.wait_for_function("id => window.atlasGraphs.explorer.focused === id", arg=found)
+    assert page.evaluate("id => window.atlasGraphs.explorer.expanded[id]", found) == 1
+    watched.assert_clean()
+
+
 def test_searching_a_paper_not_drawn_loads_and_centres_it(watched, site_url, atlas):
     paper = unique_paper(atlas)
     page = open_explorer(watched, site_url)
