@@ -309,7 +309,8 @@ def explorer_page(ctx, net: Network, chosen: list[MapNode]) -> Html:
               "venue": sum(1 for m in chosen if m.kind == "venue"),
               "paper": len(ctx.corpus.papers)}
     graph = ctx.atlas.graph
-    areas = [(m.key, graph.nodes[m.node]["label"]) for m in sorted(chosen, key=lambda m: m.key) if m.is_area]
+    areas = sorted(((m.key, graph.nodes[m.node]["label"]) for m in chosen if m.is_area),
+                   key=lambda pair: (pair[1].casefold(), pair[0]))
     years = sorted({p.year for p in ctx.corpus.papers if p.year})
     return render(
         "graph.html", GRAPH_PAGE, {**EXCLUDED, "hide": ["toc"]},
