@@ -22,7 +22,7 @@ So the layout has two tiers:
 This is linear in papers + authors after the small anchor layout. Coordinates
 are rounded to 0.1 px so output is byte-identical across runs, input orders
 and hash seeds (and last-bit float differences between machines vanish).
-Results are cached by a hash of the graph's structure, so ``mkdocs serve``
+With a ``caches.BuildCaches``, results are reused by a hash of the graph's structure, so ``mkdocs serve``
 does not lay out an unchanged graph again.
 """
 
@@ -246,13 +246,29 @@ def _weighted_centre(key: tuple, positions: dict[str, Position], fallback: Posit
     return (mx + LEAN * (cx - mx), my + LEAN * (cy - my))
 
 
-def compute_layout(graph: nx.DiGraph) -> dict[str, Position]:
+def _anchors(graph: nx.DiGraph) -> tuple[dict, list[str], list[str], dict[str, list[str]]]:
     types = {node: data.get("type") for node, data in graph.nodes(data=True)}
     anchors = sorted(n for n, t in types.items() if t in ANCHOR_TYPES)
     papers = sorted(n for n, t in types.items() if t == "paper")
-    authors = sorted(n for n, t in types.items() if t == "author")
     paper_anchors = {p: sorted(n for n in graph.successors(p) if types[n] in ANCHOR_TYPES)
                      for p in papers}
+    return types, anchors, papers, paper_anchors
+
+
+def compute_anchor_layout(graph: nx.DiGraph) -> dict[str, Position]:
+    """Positions of the techniques and venues only: the explorer's map.
+
+    The same first tier as ``compute_layout`` (papers shape it through the
+    anchors they share, but are not placed), so its cost does not grow with
+    the number of papers beyond counting who shares what."""
+    _types, anchors, _papers, paper_anchors = _anchors(graph)
+    positions = _anchor_positions(graph, anchors, paper_anchors)
+    return {node: (_round(x), _round(y)) for node, (x, y) in positions.items()}
+
+
+def compute_layout(graph: nx.DiGraph) -> dict[str, Position]:
+    types, anchors, papers, paper_anchors = _anchors(graph)
+    authors = sorted(n for n, t in types.items() if t == "author")
     positions: dict[str, Position] = dict(_anchor_positions(graph, anchors, paper_anchors))
 
     orphan_centre = _bbox_corner(positions)
@@ -295,6 +311,31 @@ def global_layout(graph: nx.DiGraph, caches=None) -> dict[str, Position]:
     if caches is None:
         return compute_layout(graph)
     return caches.layout(structure_key(graph), lambda: compute_layout(graph))
+
+
+def anchor_layout(graph: nx.DiGraph, caches=None) -> dict[str, Position]:
+    """Positions for the techniques and venues (the explorer's map), reused through
+    ``caches`` like ``global_layout`` (under its own key)."""
+    if caches is None:
+        return compute_anchor_layout(graph)
+    return caches.layout("anchors:" + structure_key(graph), lambda: compute_anchor_layout(graph))
+
+
+def spiral(centre: Position, count: int, start: int = 0, first: float = 44.0,
+           step: float = 13.0, phase: float = 0.0) -> list[Position]:
+    """``count`` points on a sunflower spiral around ``centre``, from the ``start``-th on.
+
+    The explorer brings a technique's papers in around it this way, in rank
+    order (newest first): the newest sit nearest, and a later chunk of the
+    same technique continues the spiral outwards instead of covering the
+    first one."""
+    cx, cy = centre
+    out = []
+    for i in range(start, start + count):
+        radius = first + step * math.sqrt(i)
+        angle = phase + i * GOLDEN_ANGLE
+        out.append((_round(cx + radius * math.cos(angle)), _round(cy + radius * math.sin(angle))))
+    return out
 
 
 def radial_layout(centre: str, neighbours: list[str], radius: float = 150.0,

@@ -90,10 +90,10 @@ sys.path.insert(0, {root!r})
 from build_graph.pipeline import build_atlas
 from build_graph.render.site import render_site
 pages = render_site(build_atlas(Path({seeds!r}), Path({data!r}), strict=True))
-for path in ("assets/graph/explorer.json", "assets/graph/authors.json", "graph/index.md"):
+for path in ("assets/graph/explorer.json", "assets/graph/search.json", "graph/index.md", "graph/nodes.md"):
     sys.stdout.write(str(pages[path]))
 for path, text in pages.items():
-    if path.startswith("papers/"):
+    if path.startswith(("papers/", "assets/graph/t/", "graph/t/")):
         sys.stdout.write(str(text))
 """
 
@@ -136,6 +136,19 @@ def test_layout_is_cached_by_structure():
     assert global_layout(toy_graph(order=5, papers=50)) == first        # no caches: computed again, same
     graph.add_edge("paper:p1", "technique:t11", type="uses")
     assert global_layout(graph, caches) is not first
+
+
+def test_map_layout_is_cached_apart_and_places_only_anchors():
+    from build_graph.caches import BuildCaches
+    caches = BuildCaches()
+    graph = toy_graph(papers=50)
+    anchors = layout.anchor_layout(graph, caches)
+    assert set(anchors) == {n for n, kind in graph.nodes(data="type") if kind in ("technique", "venue")}
+    assert layout.anchor_layout(toy_graph(order=3, papers=50), caches) is anchors
+    assert layout.anchor_layout(graph) == anchors
+    # Its own cache entry: the whole-graph layout is not handed out for it, nor it for that.
+    assert global_layout(graph, caches) is not anchors
+    assert set(global_layout(graph, caches)) == set(graph.nodes)
 
 
 def test_no_two_nodes_share_a_position():
@@ -379,16 +392,17 @@ def test_shared_script_and_style_never_parse_data_as_html():
 
 
 def test_labels_and_tooltips_reach_the_data_verbatim(hostile_pages):
-    data = json.loads(hostile_pages[explorer.EXPLORER_DATA])
-    labels = {n["label"] for n in data["nodes"]}
-    assert {HREF_TITLE, IMG_TITLE, SCRIPT_TITLE} <= labels
+    search = json.loads(hostile_pages[explorer.SEARCH_DATA])
+    assert {HREF_TITLE, IMG_TITLE, SCRIPT_TITLE} <= {row[0] for row in search["papers"]}
+    chunks = [json.loads(text) for path, text in hostile_pages.items() if path.startswith("assets/graph/t/")]
+    titles = {row[1] for chunk in chunks for row in chunk["papers"]}
+    assert {HREF_TITLE, IMG_TITLE, SCRIPT_TITLE} <= titles
     page = hostile_pages[explorer.GRAPH_PAGE].body
     for title in (HREF_TITLE, IMG_TITLE, SCRIPT_TITLE):
         assert title not in page and html.escape(title) not in page
-    # pyvis's ``title`` (the tooltip text) is plain text too: the script
-    # puts it in the DOM with textContent only.
-    tooltips = [n["title"] for n in data["nodes"] if n["group"] == "paper"]
-    assert all(isinstance(t, str) and t.startswith("Paper") for t in tooltips)
+    # The tooltip text is plain text too: the script puts it in the DOM with textContent only.
+    tooltips = [row[4] for chunk in chunks for row in chunk["papers"]]
+    assert tooltips and all(isinstance(t, str) and t.startswith("Paper") for t in tooltips)
 
 
 @pytest.mark.parametrize("title", [HREF_TITLE, IMG_TITLE, SCRIPT_TITLE])
@@ -407,39 +421,130 @@ def test_local_graph_attribute_cannot_break_out(hostile_pages, title):
     assert "<img" not in page and "<b>x" not in page and "<script>alert" not in page
 
 
-def test_text_alternative_lists_every_node_and_edge_escaped(hostile_pages, hostile_atlas):
-    atlas = hostile_atlas
+def test_text_alternative_is_the_map_and_each_nodes_papers(hostile_pages, hostile_atlas):
+    ctx = SiteContext(hostile_atlas)
+    chosen = explorer.map_nodes(ctx)
     text = hostile_pages[explorer.TEXT_PAGE].body
-    authors = hostile_pages[explorer.AUTHORS_TEXT_PAGE].body
-    graph = atlas.graph
     escape = markupsafe.escape           # what the templates' autoescaping writes
-    for node, data in graph.nodes(data=True):
-        target = authors if data["type"] == "author" else text
-        assert escape(data["label"]) in target, node
-    rows = {}
-    for line in text.splitlines():
-        first = re.match(r'<tr><td><a href="[^"]*">(.*?)</a></td>', line)
-        if first:
-            rows[first.group(1)] = line
-    for u, v in graph.edges:
-        if graph.nodes[u]["type"] == "author":
-            continue
-        row = rows[escape(graph.nodes[u]["label"])]
-        assert escape(graph.nodes[v]["label"]) in row, (u, v)
+    for item in chosen:
+        assert escape(hostile_atlas.graph.nodes[item.node]["label"]) in text, item.node
+        assert f'href="{href(explorer.TEXT_PAGE, item.text_page(1))}">{len(item.papers)}</a>' in text
+    # Every paper on a map node is listed on that node's pages, escaped.
+    for item in chosen:
+        pages = "".join(hostile_pages[item.text_page(part)].body for part in range(1, item.parts + 1))
+        for paper in item.papers:
+            assert escape(paper.label) in pages, (item.node, paper.slug)
+        assert "<img src=x" not in pages and "<b>x</b>" not in pages
     assert "<img src=x" not in text and "<b>x</b>" not in text
     assert hostile_pages[explorer.TEXT_PAGE].meta == {"search": {"exclude": True}}
 
 
-def test_explorer_counts_match_the_graph(hostile_pages, hostile_atlas):
-    atlas = hostile_atlas
+def test_explorer_counts_match_the_map(hostile_pages, hostile_atlas):
+    chosen = explorer.map_nodes(SiteContext(hostile_atlas))
     data = json.loads(hostile_pages[explorer.EXPLORER_DATA])
-    authors = json.loads(hostile_pages[explorer.AUTHORS_DATA])
-    kinds = [kind for _, kind in atlas.graph.nodes(data="type")]
-    assert len(data["nodes"]) == sum(k in explorer.DEFAULT_LAYERS for k in kinds)
-    assert len(authors["nodes"]) == kinds.count("author")
-    assert len(data["edges"]) + len(authors["edges"]) == atlas.graph.number_of_edges()
-    ids = [n["id"] for n in data["nodes"] + authors["nodes"]]
-    assert ids == list(range(len(ids)))
+    assert data["v"] == explorer.FORMAT and data["chunk"] == explorer.CHUNK
+    assert [n["id"] for n in data["nodes"]] == list(range(len(chosen)))
+    assert [n["label"] for n in data["nodes"]] == [hostile_atlas.graph.nodes[m.node]["label"] for m in chosen]
+    assert [n["value"] for n in data["nodes"]] == [len(m.papers) for m in chosen]
     page = hostile_pages[explorer.GRAPH_PAGE]
     assert f'data-nodes="{len(data["nodes"])}"' in page.body
     assert page.meta["search"] == {"exclude": True}
+
+
+# ---- the map: capped, strongest links, papers on demand ---------------------
+
+
+@pytest.fixture(scope="module")
+def seed_ctx():
+    return SiteContext(build_atlas(ROOT / "seeds", DATA, strict=True))
+
+
+def test_map_keeps_the_biggest_nodes_areas_first(seed_ctx, monkeypatch):
+    everything = explorer.map_nodes(seed_ctx)
+    graph = seed_ctx.atlas.graph
+    assert all(m.papers for m in everything)
+    with_papers = {n for n, kind in graph.nodes(data="type") if kind in ("technique", "venue")
+                   and any(graph.nodes[p]["type"] == "paper" for p in graph.predecessors(n))}
+    assert with_papers <= {m.node for m in everything}
+    areas = [m for m in everything if m.is_area]
+    cap = len(areas) + 6
+    assert len(everything) > cap
+    monkeypatch.setattr(explorer, "MAP_CAP", cap)
+    capped = explorer.map_nodes(seed_ctx)
+    assert capped == everything[:cap]
+    assert capped[:len(areas)] == areas
+    rest = [len(m.papers) for m in capped[len(areas):]]
+    assert rest == sorted(rest, reverse=True)
+    assert min(rest) >= max(len(m.papers) for m in everything[cap:])
+    # An area counts every paper below it, so it is never smaller than its techniques.
+    for area in areas:
+        below = [m for m in everything if m.area == area.key and not m.is_area]
+        assert all({p.slug for p in m.papers} <= {p.slug for p in area.papers} for m in below)
+
+
+def test_links_are_shared_papers_and_each_nodes_strongest(seed_ctx):
+    chosen = explorer.map_nodes(seed_ctx)
+    links = explorer.strongest_links(chosen)
+    sets = [{p.slug for p in m.papers} for m in chosen]
+    kept = {(a, b): w for a, b, w in links}
+
+    def contains(a, b):                  # an area and one of its own techniques: never linked
+        return chosen[a].is_area and chosen[b].kind == "technique" and chosen[b].area == chosen[a].key
+
+    for (a, b), w in kept.items():
+        assert a < b and w == len(sets[a] & sets[b]) > 0
+        assert not contains(a, b) and not contains(b, a)
+    for a in range(len(chosen)):
+        shared = sorted((-len(sets[a] & sets[b]), b) for b in range(len(chosen))
+                        if b != a and sets[a] & sets[b] and not contains(a, b) and not contains(b, a))
+        for _, b in shared[:explorer.LINKS_PER_NODE]:
+            assert (min(a, b), max(a, b)) in kept
+    assert len(links) <= explorer.LINKS_PER_NODE * len(chosen)
+
+
+def test_papers_come_in_chunks_that_hold_every_paper(seed_ctx, monkeypatch):
+    monkeypatch.setattr(explorer, "CHUNK", 4)
+    chosen = explorer.map_nodes(seed_ctx)
+    files = explorer.render_explorer(seed_ctx)
+    for number, item in enumerate(chosen):
+        rows = []
+        for part in range(1, item.parts + 1):
+            chunk = json.loads(files[item.data_file(part)])
+            assert (chunk["node"], chunk["part"], chunk["parts"], chunk["total"]) == \
+                (number, part, item.parts, len(item.papers))
+            assert 0 < len(chunk["papers"]) <= 4
+            for row in chunk["papers"]:
+                assert all(chunk["authors"][k][0] for k in row[8])
+                assert number in row[7] or item.is_area
+            rows += [row[0] for row in chunk["papers"]]
+            page = files[item.text_page(part)].body
+            assert ('rel="next"' in page) == (part < item.parts)
+            assert ('rel="prev"' in page) == (part > 1)
+        assert rows == [p.slug for p in item.papers]
+        assert item.data_file(item.parts + 1) not in files
+    # Search reaches every paper: its row names a chunk that holds it.
+    search = json.loads(files[explorer.SEARCH_DATA])["papers"]
+    assert len(search) == len(seed_ctx.corpus.papers)
+    by_url = {href(explorer.GRAPH_PAGE, f"papers/{p.slug}.md"): p for p in seed_ctx.corpus.papers}
+    assert len({row[3] for row in search}) == len(search)
+    for title, home, part, url in search:
+        paper = by_url[url]
+        assert title == paper.label
+        if home < 0:
+            assert not any(paper in m.papers for m in chosen)
+            continue
+        chunk = json.loads(files[chosen[home].data_file(part)])
+        assert paper.slug in [row[0] for row in chunk["papers"]]
+
+
+def test_cluster_papers_sit_around_their_node(seed_ctx):
+    chosen = explorer.map_nodes(seed_ctx)
+    files = explorer.render_explorer(seed_ctx)
+    data = json.loads(files[explorer.EXPLORER_DATA])
+    for number, item in enumerate(chosen[:20]):
+        chunk = json.loads(files[item.data_file(1)])
+        node = data["nodes"][number]
+        spots = [(row[5], row[6]) for row in chunk["papers"]]
+        assert len(set(spots)) == len(spots)
+        distances = [((x - node["x"]) ** 2 + (y - node["y"]) ** 2) ** 0.5 for x, y in spots]
+        assert distances == sorted(distances) and distances[0] > 30

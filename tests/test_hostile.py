@@ -107,11 +107,24 @@ def visible(path: Path) -> str:
     return " ".join(" ".join(audit(path).text).split())
 
 
-def test_nothing_executable_anywhere(site):
+def _own_picture(problem, page: Path, handwritten: set[Path]) -> bool:
+    """An ``<img>`` a hand-written docs page shows on purpose (a screenshot in
+    docs/assets/): no listing reaches those pages, and the picture is a file of
+    this site, not a URL from the input."""
+    if page not in handwritten or problem[:2] != ("injected tag", "img"):
+        return False
+    src = dict(problem[2]).get("src") or ""
+    return ":" not in src and not src.startswith("//") and (page.parent / src).resolve().is_file()
+
+
+def test_nothing_executable_anywhere(site, root):
     pages = sorted(site.rglob("*.html"))
     assert len(pages) > 10
+    handwritten = {site / (md.relative_to(root / "docs").with_suffix("").as_posix() + "/index.html")
+                   for md in (root / "docs").rglob("*.md") if md.name != "index.md"}
     for page in pages:
-        assert audit(page).problems == [], page.relative_to(site)
+        problems = [p for p in audit(page).problems if not _own_picture(p, page, handwritten)]
+        assert problems == [], page.relative_to(site)
 
 
 def paper_page(site, prefix):

@@ -25,7 +25,8 @@
    For tests and the benchmark, window.atlasGraphs lists the live graphs:
    { kind, container, network, nodes, edges, view, drawn(), edgesDrawn,
    firstDrawMs, timings, scheme, focused }, and window.atlasGraphs.explorer
-   is the explorer. */
+   is the explorer, which also has expand(mapId, chunk) (a promise),
+   expanded ({map id: chunks loaded}), labelBoxes and timings.expandMs. */
 (function () {
   "use strict";
 
@@ -112,6 +113,10 @@
                  hover: { background: p[type], border: p.label } }
       };
     });
+    /* The explorer's "+N more" nodes: hollow, in the text colour. */
+    groups.more = { shape: "dot", color: { background: p.bg, border: p.label,
+                                           highlight: { background: p.bg, border: p.label },
+                                           hover: { background: p.bg, border: p.label } } };
     return {
       groups: groups,
       nodes: { font: { color: p.label, strokeColor: p.bg } },
@@ -231,9 +236,12 @@
     network.on("blurNode", function () { tip.hidden = true; host.style.cursor = ""; });
     network.on("dragStart", function () { tip.hidden = true; });
     network.on("zoom", function () { tip.hidden = true; });
-    network.on("click", function (event) {
-      if (event.nodes.length === 1 && info[event.nodes[0]]) go(info[event.nodes[0]].url);
-    });
+    /* The explorer's clicks bring papers in (drawExplorer); a local graph's open the page. */
+    if (kind !== "explorer") {
+      network.on("click", function (event) {
+        if (event.nodes.length === 1 && info[event.nodes[0]]) go(info[event.nodes[0]].url);
+      });
+    }
     container.setAttribute("data-atlas-scheme", p.scheme);
     registry.push(entry);
     return entry;
@@ -300,106 +308,110 @@
 
   /* ---- the explorer ----------------------------------------------------- */
 
+  /* The explorer opens on a map (build_graph/render/explorer.py writes it; its
+     module docstring is the reference for the three file formats, version 2):
+     areas, techniques and venues, ids 0..n-1, sized by papers, joined by
+     their strongest shared-paper links. Papers come in on demand: a click
+     on a map node fetches its first chunk of papers (assets/graph/t/<key>/1.json)
+     and draws them around it at positions computed in Python, with a
+     "+N more" node that fetches the next chunk; a click on a paper brings in
+     its authors. Ids: map nodes are numbers, papers "p:" + url, authors
+     "a:" + url, "+N more" nodes "m:" + map id. The search index
+     (every paper's title -> its cluster and chunk) is fetched on the first
+     search only. */
+  var FORMAT = 2;
+  var AUTHOR_CAP = 30;
+
   function drawExplorer(root, vis, data) {
     var form = root.querySelector("form.atlas-graph-controls");
     var status = root.querySelector(".atlas-graph-status");
     var host = root.querySelector(".atlas-graph-canvas");
     var names = root.querySelector("datalist");
+    var base = new URL(".", new URL(root.getAttribute("data-src"), location.href)).href;
     var info = {};
     var neighbours = {};
-    var loaded = { author: false };
+    var edgeList = [];
+    var loaded = {};          /* map id -> chunks loaded */
+    var pending = {};         /* map id -> promise of the chunk being fetched */
+    var searchIndex = null;
+    if (data.v !== FORMAT) throw new Error("explorer.json: format " + data.v + ", expected " + FORMAT);
 
-    function link(a, b) {
+    function link(a, b, w) {
+      edgeList.push([a, b, w || 0]);
       (neighbours[a] = neighbours[a] || []).push(b);
       (neighbours[b] = neighbours[b] || []).push(a);
     }
-    function absorb(part) {
-      part.nodes.forEach(function (n) { info[n.id] = n; });
-      part.edges.forEach(function (e) { link(e[0], e[1]); });
-      var fragment = document.createDocumentFragment();
-      part.nodes.forEach(function (n) {
-        var option = document.createElement("option");
-        option.value = n.label;
-        fragment.appendChild(option);
-      });
-      names.appendChild(fragment);
-    }
-    absorb(data);
-    /* A paper's areas are those of its techniques: derived here from the
-       edges instead of repeated in the data for every paper. */
+    data.nodes.forEach(function (n) { info[n.id] = n; });
+    data.edges.forEach(function (e) { link(e[0], e[1], e[2]); });
+    var fragment = document.createDocumentFragment();
     data.nodes.forEach(function (n) {
-      if (n.group !== "paper" || n.areas) return;
-      var seen = {};
-      (neighbours[n.id] || []).forEach(function (id) {
-        var other = info[id];
-        if (other && other.group === "technique") {
-          (other.areas || []).forEach(function (area) { seen[area] = true; });
-        }
-      });
-      n.areas = Object.keys(seen);
+      var option = document.createElement("option");
+      option.value = n.label;
+      fragment.appendChild(option);
     });
+    names.appendChild(fragment);
+    var maxWeight = data.edges.reduce(function (m, e) { return Math.max(m, e[2]); }, 1);
 
     var shown = {};
-    compute();
+    compute();    /* before the DataView: it takes its first set of ids from the filter */
     var nodes = new vis.DataSet(data.nodes.map(function (n) { return visNode(n, null, true); }));
     var edges = new vis.DataSet([]);
-    var edgeList = data.edges.slice();
     var view = new vis.DataView(nodes, { filter: function (n) { return shown[n.id] === true; } });
 
     function state() {
-      var layers = {};
-      form.querySelectorAll('input[name="layer"]').forEach(function (box) { layers[box.value] = box.checked; });
       return {
-        layers: layers, area: form.elements.area.value,
+        area: form.elements.area.value,
         from: parseInt(form.elements.from.value, 10) || null,
         to: parseInt(form.elements.to.value, 10) || null
       };
     }
 
+    function inYears(s, year) {
+      return (!s.from || (year && year >= s.from)) && (!s.to || (year && year <= s.to));
+    }
+
     function compute() {
-      /* Which nodes pass the filters; venues and authors follow their papers. */
+      /* Map nodes pass if they have papers in the years and the area; papers
+         by their year and their techniques' areas; authors and "+N more"
+         follow what they hang on. */
       var s = state();
-      var filtered = Boolean(s.area || s.from || s.to);
-      var paperOk = {};
-      Object.keys(info).forEach(function (id) {
-        var n = info[id];
-        if (n.group !== "paper") return;
-        paperOk[id] = (!s.area || (n.areas || []).indexOf(s.area) !== -1)
-          && (!s.from || (n.year && n.year >= s.from))
-          && (!s.to || (n.year && n.year <= s.to));
-      });
       var count = 0, total = 0;
       Object.keys(info).forEach(function (id) {
         var n = info[id], ok;
-        if (n.group === "author" && !loaded.author) return;
-        total += 1;
-        if (!s.layers[n.group]) ok = false;
-        else if (n.group === "paper") ok = paperOk[id];
-        else if (n.group === "technique") ok = !s.area || (n.areas || []).indexOf(s.area) !== -1;
-        else if (!filtered) ok = true;
-        else ok = (neighbours[id] || []).some(function (other) {
-          return paperOk[other] === true && s.layers.paper;
-        });
+        if (n.group === "paper") {
+          ok = inYears(s, n.year) && (!s.area || n.links.some(function (m) {
+            return (info[m].areas || []).indexOf(s.area) !== -1;
+          }));
+        } else if (n.group === "author" || n.group === "more") {
+          return;
+        } else {
+          ok = (!s.area || (n.areas || []).indexOf(s.area) !== -1) &&
+            (!(s.from || s.to) || (n.years || []).some(function (y) { return inYears(s, y[0]) && y[1] > 0; }));
+        }
         shown[id] = ok;
+        total += 1;
         if (ok) count += 1;
+      });
+      Object.keys(info).forEach(function (id) {
+        var n = info[id];
+        if (n.group === "author") shown[id] = (neighbours[id] || []).some(function (p) { return shown[p]; });
+        else if (n.group === "more") shown[id] = shown[n.of] === true;
       });
       return { count: count, total: total };
     }
 
-    function apply(message) {
+    function apply() {
       var result = compute();
       view.refresh();
-      if (message !== false) {
-        status.textContent = "Showing " + result.count + " of " + result.total + " nodes.";
-      }
+      status.textContent = "Showing " + view.length + " nodes: " + result.count + " of the " + result.total +
+        " map nodes and papers loaded pass the filters.";
     }
 
     var options = JSON.parse(root.getAttribute("data-options") || "{}");
     options.view = view;
     options.nodes = options.nodes || {};
     options.nodes.scaling = options.nodes.scaling || {};
-    /* Size by the square root of the degree: a technique with 1,000 papers
-       must not make every paper a dot of minimum size. */
+    /* Size by the square root of the paper count (area ~ papers). */
     options.nodes.scaling.customScalingFunction = function (min, max, total, value) {
       if (max === min) return 0.5;
       return (Math.sqrt(value) - Math.sqrt(min)) / (Math.sqrt(max) - Math.sqrt(min));
@@ -407,14 +419,18 @@
     var entry = createGraph("explorer", root, host, vis, nodes, edges, info, options);
     registry.explorer = entry;
     var network = entry.network;
-    /* A paper's techniques are its edges: the tooltip names them from there
-       rather than the data repeating them for every paper. */
+    entry.expanded = loaded;
     entry.more = function (n) {
       if (n.group !== "paper") return [];
-      var names = (neighbours[n.id] || []).filter(function (id) {
-        return info[id] && info[id].group === "technique";
-      }).map(function (id) { return info[id].label; });
-      return names.length ? ["Techniques: " + names.join(", ")] : [];
+      var lines = [];
+      if (n.authors.length) {
+        lines.push(n.authors.slice(0, 3).map(function (a) { return a[1]; }).join(", ") +
+          (n.authors.length > 3 ? " et al." : ""));
+      }
+      var on = n.links.filter(function (m) { return info[m] && info[m].group === "technique"; })
+        .map(function (m) { return info[m].label; });
+      if (on.length) lines.push("Techniques: " + on.join(", "));
+      return lines;
     };
     entry.edgesDrawn = 0;
     entry.edgeTotal = function () { return edgeList.length; };
@@ -422,25 +438,37 @@
     network.on("dragStart", function () { dragging = true; });
     network.on("dragEnd", function () { dragging = false; network.redraw(); });
     network.on("beforeDrawing", function (ctx) {
-      var scale = network.getScale();
       if (dragging) return;          /* like vis's hideEdgesOnDrag: panning stays smooth */
+      var scale = network.getScale();
       var body = network.body.nodes;
       var count = 0;
       ctx.save();
-      ctx.lineWidth = 0.8 / scale;   /* hairlines at every zoom */
       ctx.strokeStyle = entry.palette.edge;
-      ctx.beginPath();
+      /* Map links: width by shared papers (square root, 0.6-4 px on screen);
+         paper and author links: hairlines. One path per width class. */
+      var classes = {};
+      var dim = Object.keys(loaded).length > 0;
       for (var i = 0; i < edgeList.length; i += 1) {
         var a = body[edgeList[i][0]], b = body[edgeList[i][1]];
-        if (!a || !b) continue;      /* an end is filtered out */
-        ctx.moveTo(a.x, a.y);
-        ctx.lineTo(b.x, b.y);
+        if (!a || !b) continue;      /* an end is not drawn (filtered out or not loaded) */
+        var w = edgeList[i][2] ? 0.6 + 3.4 * Math.sqrt(edgeList[i][2] / maxWeight) : 0.5;
+        /* Map links under brought-in papers: a class of their own, faint. */
+        var key = edgeList[i][2] && dim ? "map" : String(Math.round(w * 2) / 2);
+        if (key === "map") w = 0.5;
+        (classes[key] = classes[key] || []).push(a, b);
         count += 1;
       }
-      /* Tens of thousands of edges would hide the nodes: the more there are,
-         the fainter each one. */
-      ctx.globalAlpha = Math.max(0.15, Math.min(1, 4000 / Math.max(1, count)));
-      ctx.stroke();
+      Object.keys(classes).forEach(function (key) {
+        var list = classes[key];
+        ctx.globalAlpha = key === "map" ? 0.25 : key === "0.5" ? 0.6 : 0.8;
+        ctx.lineWidth = (key === "map" ? 0.5 : parseFloat(key)) / scale;
+        ctx.beginPath();
+        for (var k = 0; k < list.length; k += 2) {
+          ctx.moveTo(list[k].x, list[k].y);
+          ctx.lineTo(list[k + 1].x, list[k + 1].y);
+        }
+        ctx.stroke();
+      });
       ctx.globalAlpha = 1;
       var selected = network.getSelectedNodes();
       if (selected.length) {
@@ -458,23 +486,24 @@
       entry.edgesDrawn = count;
     });
 
-    /* Labels, drawn here rather than by vis-network: vis scales every label
-       with the zoom and draws them all, so dense regions become a wall of
-       overlapping text at any zoom (and measuring 5,000 labels slows the
-       first render). Here labels have a fixed size on screen, like a map's,
-       and are placed greedily, most important first (the selected node,
-       areas, then by number of connections): a label that would overlap
-       one already placed is left out until the reader zooms in. Papers and
+    /* Labels, drawn here rather than by vis-network, which scales every
+       label with the zoom and draws them all. Here labels have a fixed size
+       on screen, like a map's, and are placed greedily in a fixed order (the
+       selected node, areas, then map nodes by paper count, then papers,
+       authors): a label that would overlap one already placed is left out
+       until the reader zooms in, so no two labels ever overlap. Papers and
        authors are labelled from 0.5x zoom. */
-    var order = labelOrder();
+    var RANK = { technique: 1, venue: 1, more: 2, paper: 3, author: 4 };
+    var order = [];
     function labelOrder() {
-      var rank = { technique: 1, venue: 1, paper: 2, author: 3 };
-      return Object.keys(info).map(function (id) { return info[id]; }).sort(function (a, b) {
-        return (b.area ? 1 : 0) - (a.area ? 1 : 0) || rank[a.group] - rank[b.group] ||
-          (b.value || 0) - (a.value || 0) || (a.id < b.id ? -1 : 1);
+      order = Object.keys(info).map(function (id) { return info[id]; }).sort(function (a, b) {
+        return (b.area ? 1 : 0) - (a.area ? 1 : 0) || RANK[a.group] - RANK[b.group] ||
+          (b.value || 0) - (a.value || 0) || (String(a.id) < String(b.id) ? -1 : 1);
       });
     }
-    var LABEL_FONT = { area: "600 14px ", technique: "12px ", venue: "600 12px ", paper: "11px ", author: "10px " };
+    labelOrder();
+    var LABEL_FONT = { area: "600 15px ", technique: "12px ", venue: "600 12px ", paper: "11px ",
+                       author: "10px ", more: "italic 11px " };
     var FACE = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
     network.on("afterDrawing", function (ctx) {
       var body = network.body.nodes;
@@ -511,101 +540,275 @@
       ctx.strokeStyle = entry.palette.bg;
       ctx.fillStyle = entry.palette.label;
       var selected = network.getSelectedNodes();
-      var queue = selected.length && info[selected[0]] ? [info[selected[0]]].concat(order) : order;
-      var done = {};
+      var queue = order;
+      if (Object.keys(loaded).length) {
+        /* The papers brought in are what the reader asked for: their labels
+           go before those of the faded map nodes. */
+        queue = order.filter(function (n) { return !dimmed(n); })
+          .concat(order.filter(function (n) { return dimmed(n); }));
+      }
+      if (selected.length && info[selected[0]]) queue = [info[selected[0]]].concat(queue);
+      var done = {}, boxes = [];
       for (var i = 0; i < queue.length; i += 1) {
         var n = queue[i];
         if (done[n.id]) continue;
         done[n.id] = true;
         var node = body[n.id];
-        if (!node) continue;                       /* filtered out */
+        if (!node || !shown[n.id]) continue;
         var small = n.group === "paper" || n.group === "author";
         if (small && scale < 0.5 && n.id !== selected[0]) continue;
         var at = network.canvasToDOM({ x: node.x, y: node.y });
         if (at.x < -200 || at.y < -40 || at.x > width + 200 || at.y > height + 40) continue;
         var font = (n.area ? LABEL_FONT.area : LABEL_FONT[n.group]) + FACE;
         ctx.font = font;
-        var text = n.canvasLabel || (n.canvasLabel = canvasLabel(n));
+        var text = n.canvasLabel || (n.canvasLabel = n.group === "more" ? n.label : canvasLabel(n));
         var w = n.labelWidth && n.labelFont === font ? n.labelWidth : (n.labelWidth = ctx.measureText(text).width);
         n.labelFont = font;
-        var h = parseInt(font.replace(/^\d00 /, ""), 10) + 2;
-        var top = at.y + (node.options.size || 8) * scale + 2;
+        var h = parseInt(font.replace(/^(\d00|italic) /, ""), 10) + 2;
+        var top = at.y + (node.shape && node.shape.height ? node.shape.height / 2 : (node.options.size || 8)) * scale + 2;
         var box = [at.x - w / 2 - 2, top, at.x + w / 2 + 2, top + h];
         if (!free(box[0], box[1], box[2], box[3])) continue;
         take(box);
+        boxes.push([n.id].concat(box));
+        /* Map nodes that were not brought in step back while papers are in. */
+        ctx.globalAlpha = dimmed(n) ? 0.45 : 1;
         ctx.strokeText(text, at.x, top);
         ctx.fillText(text, at.x, top);
         drawnLabels += 1;
       }
       ctx.restore();
       entry.labelsDrawn = drawnLabels;
+      entry.labelBoxes = boxes;
     });
     network.once("afterDrawing", function () { network.fit({ animation: false }); });
-    status.textContent = "Showing " + view.length + " of " + data.nodes.length + " nodes. " +
-      "Zoom in to read titles; hover a node for details.";
+    status.textContent = "Showing the map: " + view.length + " areas, techniques and venues. " +
+      "Click one to bring in its papers; Find reaches every paper.";
 
-    function loadAuthors() {
-      if (loaded.author) return Promise.resolve();
-      status.textContent = "Loading the author layer…";
-      var url = new URL(root.getAttribute("data-authors-src"), location.href).href;
-      return fetchJSON(url).then(function (part) {
-        absorb(part);
-        loaded.author = true;
-        compute();
-        nodes.add(part.nodes.map(function (n) { return visNode(n, null, true); }));
-        order = labelOrder();
-        Array.prototype.push.apply(edgeList, part.edges);
+    /* ---- papers on demand ---- */
+
+    /* While papers are brought in, the map nodes that were not expanded
+       are drawn faded, so the papers and their nodes stand out. */
+    function dimmed(n) {
+      return typeof n.id === "number" && !loaded[n.id] && Object.keys(loaded).length > 0;
+    }
+    function fade() {
+      nodes.update(data.nodes.map(function (n) { return { id: n.id, opacity: dimmed(n) ? 0.35 : 1 }; }));
+    }
+
+    function chunkURL(mapId, part) {
+      return new URL(info[mapId].src + "/" + part + ".json", base).href;
+    }
+
+    function addChunk(chunk) {
+      var started = performance.now();
+      var mapId = chunk.node;
+      var cluster = info[mapId];
+      var added = [];
+      chunk.papers.forEach(function (row) {
+        var id = "p:" + row[3];
+        var links = row[7];
+        if (!info[id]) {
+          info[id] = { id: id, label: String(row[1]), group: "paper", year: row[2], url: row[3],
+                       title: row[4], x: row[5], y: row[6], links: links,
+                       authors: row[8].map(function (k) { return chunk.authors[k]; }) };
+          /* Drawn: the spoke to this cluster. Its links to other map nodes
+             are drawn only while it is selected: hundreds of long lines
+             across the map otherwise. A paper already brought in by another
+             cluster keeps its place and its spoke. */
+          links.forEach(function (m) {
+            if (m !== mapId && info[m]) (neighbours[id] = neighbours[id] || []).push(m);
+          });
+          link(id, mapId, 0);
+          added.push(visNode(info[id], { size: 5 }, true));
+        }
       });
+      loaded[mapId] = chunk.part;
+      fade();
+      var moreId = "m:" + mapId;
+      if (info[moreId]) { nodes.remove(moreId); delete info[moreId]; }
+      var left = chunk.total - Math.min(chunk.total, chunk.part * data.chunk);
+      if (left > 0) {
+        var last = chunk.papers[chunk.papers.length - 1];
+        var dx = last[5] - cluster.x, dy = last[6] - cluster.y;
+        var grow = 1 + 28 / Math.max(1, Math.sqrt(dx * dx + dy * dy));
+        info[moreId] = { id: moreId, group: "more", of: mapId, label: "+" + left + " more",
+                         title: "Click to bring in the next " + Math.min(left, data.chunk) + " papers",
+                         x: cluster.x + dx * grow, y: cluster.y + dy * grow, next: chunk.part + 1 };
+        added.push({ id: moreId, group: "more", x: info[moreId].x, y: info[moreId].y, size: 6 });
+      }
+      compute();
+      nodes.add(added);
+      labelOrder();
+      entry.timings.lastExpandMs = performance.now() - started;
+      return added.length;
+    }
+
+    function expand(mapId, part) {
+      part = part || 1;
+      if (loaded[mapId] >= part) return Promise.resolve(0);
+      if (pending[mapId]) return pending[mapId];
+      var started = performance.now();
+      status.textContent = "Loading the papers of “" + info[mapId].label + "”…";
+      pending[mapId] = fetchJSON(chunkURL(mapId, part)).then(function (chunk) {
+        if (chunk.v !== FORMAT) throw new Error("format " + chunk.v);
+        var count = addChunk(chunk);
+        entry.timings.expandMs = performance.now() - started;
+        var shownCount = 0;
+        Object.keys(info).forEach(function (id) { if (info[id].group === "paper" && shown[id]) shownCount += 1; });
+        status.textContent = "“" + info[mapId].label + "”: " + Math.min(chunk.total, chunk.part * data.chunk) +
+          " of its " + chunk.total + " papers drawn around it; " + shownCount + " papers drawn in all. " +
+          "Click a paper for its authors; double-click a node to open its page.";
+        return count;
+      }).finally(function () { delete pending[mapId]; });
+      return pending[mapId];
+    }
+    entry.expand = expand;
+
+    function bringAuthors(paperId) {
+      var n = info[paperId];
+      var added = [];
+      var list = n.authors.slice(0, AUTHOR_CAP);
+      list.forEach(function (a, i) {
+        var id = "a:" + a[2];
+        if (!info[id]) {
+          var angle = -Math.PI / 2 + 2 * Math.PI * i / list.length;
+          var r = 26 + 2 * list.length;
+          info[id] = { id: id, label: String(a[1]), group: "author", url: a[2], title: "Author",
+                       x: n.x + r * Math.cos(angle), y: n.y + r * Math.sin(angle) };
+          added.push(visNode(info[id], { size: 4 }, true));
+        }
+        if ((neighbours[id] || []).indexOf(paperId) === -1) link(id, paperId, 0);
+      });
+      compute();
+      nodes.add(added);
+      labelOrder();
+      return n.authors.length - list.length;
+    }
+    entry.bringAuthors = bringAuthors;
+
+    function collapse() {
+      var gone = Object.keys(info).filter(function (id) { return typeof info[id].id === "string"; });
+      nodes.remove(gone);
+      gone.forEach(function (id) { delete info[id]; delete neighbours[id]; delete shown[id]; });
+      Object.keys(neighbours).forEach(function (id) {
+        neighbours[id] = neighbours[id].filter(function (o) { return info[o]; });
+      });
+      edgeList = edgeList.filter(function (e) { return info[e[0]] && info[e[1]]; });
+      Object.keys(loaded).forEach(function (id) { delete loaded[id]; });
+      fade();
+      labelOrder();
+      network.unselectAll();
+      apply();
+    }
+
+    network.on("click", function (event) {
+      if (event.nodes.length !== 1) return;
+      var id = event.nodes[0], n = info[id];
+      if (!n) return;
+      if (n.group === "more") {
+        expand(n.of, n.next);
+      } else if (n.group === "paper") {
+        var more = bringAuthors(id);
+        status.textContent = "“" + n.label + "”: " + n.authors.length + " author" +
+          (n.authors.length === 1 ? "" : "s") + (more ? " (" + more + " not drawn)" : "") +
+          ". Double-click to open its page.";
+      } else if (n.group !== "author" && !loaded[id]) {
+        expand(id, 1).then(function () { fitCluster(id); }, failed);
+      }
+    });
+    network.on("doubleClick", function (event) {
+      if (event.nodes.length === 1 && info[event.nodes[0]]) go(info[event.nodes[0]].url);
+    });
+
+    /* Semantic zoom: zooming in (wheel or pinch) close onto a map node
+       brings its papers in, as a click does. Only the node nearest the
+       middle of the view, and only once the zoom has settled. */
+    var ZOOM_IN = 1.2;
+    var zoomTimer = null;
+    network.on("zoom", function () {
+      clearTimeout(zoomTimer);
+      zoomTimer = setTimeout(function () {
+        var scale = network.getScale();
+        if (scale < ZOOM_IN) return;
+        var centre = network.getViewPosition();
+        var reach = 80 / scale, best = null, bestDistance = Infinity;
+        var at = network.getPositions(data.nodes.map(function (n) { return n.id; }).filter(function (id) {
+          return shown[id] && !loaded[id];
+        }));
+        Object.keys(at).forEach(function (id) {
+          var d = Math.hypot(at[id].x - centre.x, at[id].y - centre.y);
+          if (d < reach && d < bestDistance) { best = Number(id); bestDistance = d; }
+        });
+        if (best !== null) expand(best, 1).catch(failed);
+      }, 250);
+    });
+
+    function failed(err) {
+      status.textContent = "The papers could not be loaded (" + err.message + "). The text version lists them.";
+    }
+
+    function fitCluster(mapId) {
+      var ids = [mapId].concat((neighbours[mapId] || []).filter(function (o) {
+        return info[o] && info[o].group === "paper" && shown[o];
+      }));
+      network.fit({ nodes: ids, animation: reduceMotion() ? false : { duration: 300, easingFunction: "easeInOutQuad" } });
     }
 
     form.addEventListener("change", function (event) {
-      var target = event.target;
-      if (target.name === "layer" && target.value === "author" && target.checked && !loaded.author) {
-        loadAuthors().then(function () { apply(); }, function (err) {
-          target.checked = false;
-          status.textContent = "The author layer could not be loaded (" + err.message + ").";
-        });
-        return;
-      }
-      if (target.name === "layer" || target.name === "area" || target.name === "from" || target.name === "to") apply();
+      var name = event.target.name;
+      if (name === "area" || name === "from" || name === "to") apply();
     });
-
     form.elements.fit.addEventListener("click", function () { network.fit({ animation: !reduceMotion() }); });
+    form.elements.collapse.addEventListener("click", collapse);
 
-    var lastQuery = "", matchIndex = 0;
+    /* ---- search: the map and loaded papers first, then the index ---- */
+
+    function loadIndex() {
+      if (searchIndex) return Promise.resolve(searchIndex);
+      status.textContent = "Loading the search index…";
+      var url = new URL(root.getAttribute("data-index-src"), location.href).href;
+      return fetchJSON(url).then(function (index) {
+        if (index.v !== FORMAT) throw new Error("format " + index.v);
+        searchIndex = index.papers.map(function (row) {
+          return { title: String(row[0]), lower: String(row[0]).toLocaleLowerCase(), home: row[1],
+                   part: row[2], url: row[3] };
+        });
+        return searchIndex;
+      });
+    }
+
+    function rankOf(label, q) {
+      var at = label.indexOf(q);
+      return at === -1 ? -1 : label === q ? 0 : at === 0 ? 1 : 2;
+    }
+
     function matches(query) {
       var q = query.toLocaleLowerCase();
       var found = [];
       Object.keys(info).forEach(function (id) {
         var n = info[id];
-        var label = String(n.label).toLocaleLowerCase();
-        var at = label.indexOf(q);
-        if (at === -1) return;
-        var rank = label === q ? 0 : at === 0 ? 1 : 2;
-        found.push({ id: n.id, rank: rank, shown: shown[id] ? 0 : 1, value: n.value || 0, label: label });
+        if (n.group === "more") return;
+        var rank = rankOf(String(n.label).toLocaleLowerCase(), q);
+        if (rank !== -1) found.push({ id: n.id, rank: rank, value: n.value || 0, label: String(n.label) });
       });
       found.sort(function (a, b) {
-        return a.rank - b.rank || a.shown - b.shown || b.value - a.value ||
-          (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+        return a.rank - b.rank || b.value - a.value || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
       });
-      return found.map(function (f) { return f.id; });
+      return found;
     }
 
-    function resetFilters(group) {
+    function resetFilters() {
       form.elements.area.value = "";
       form.elements.from.value = "";
       form.elements.to.value = "";
-      form.querySelectorAll('input[name="layer"]').forEach(function (box) {
-        if (box.value === group) box.checked = true;
-      });
-      apply(false);
+      apply();
     }
 
-    function focusNode(id, found, position) {
+    function focusNode(id, note) {
       var n = info[id];
-      if (!shown[id]) resetFilters(n.group);
+      if (!shown[id]) resetFilters();
       network.selectNodes([id]);
-      var scale = Math.max(network.getScale(), 1.1);
+      var scale = Math.max(network.getScale(), 1.2);
       var animate = !reduceMotion();
       network.focus(id, { scale: scale, animation: animate ? { duration: 350, easingFunction: "easeInOutQuad" } : false });
       function done() {
@@ -615,9 +818,8 @@
       }
       if (animate) network.once("animationFinished", done); else done();
       status.textContent = "";
-      status.appendChild(document.createTextNode(
-        "Found " + TYPE_NAMES[n.group] + " “" + n.label + "” (" + (position + 1) + " of " + found +
-        (found > 1 ? "; press Enter for the next" : "") + "). "));
+      status.appendChild(document.createTextNode("Found " + (TYPE_NAMES[n.group] || n.group) + " “" + n.label + "”" +
+        (note || "") + ". "));
       var url = safeURL(n.url);
       if (url) {
         var open = document.createElement("a");
@@ -627,19 +829,55 @@
       }
     }
 
+    var lastQuery = "", matchIndex = 0;
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       var query = form.elements.q.value.trim();
       if (!query) return;
-      var found = matches(query);
-      if (!found.length) {
-        status.textContent = "No node matches “" + query + "”" +
-          (loaded.author ? "." : "; authors are searched once their layer is on.");
-        return;
-      }
-      matchIndex = query === lastQuery ? (matchIndex + 1) % found.length : 0;
-      lastQuery = query;
-      focusNode(found[matchIndex], found.length, matchIndex);
+      var q = query.toLocaleLowerCase();
+      loadIndex().then(function (index) {
+        /* Drawn nodes and map nodes first, then papers not drawn yet. */
+        var found = matches(query).map(function (f) { return { id: f.id }; });
+        var have = {};
+        found.forEach(function (f) { have[f.id] = true; });
+        var far = [];
+        index.forEach(function (row) {
+          var rank = rankOf(row.lower, q);
+          if (rank !== -1 && !have["p:" + row.url]) far.push({ row: row, rank: rank });
+        });
+        far.sort(function (a, b) { return a.rank - b.rank; });   /* stable: newest first within a rank */
+        found = found.concat(far.map(function (f) { return { row: f.row }; }));
+        if (!found.length) { status.textContent = "Nothing matches “" + query + "”."; return; }
+        matchIndex = query === lastQuery ? (matchIndex + 1) % found.length : 0;
+        lastQuery = query;
+        var hit = found[matchIndex];
+        var note = " (" + (matchIndex + 1) + " of " + found.length + (found.length > 1 ? "; press Enter for the next" : "") + ")";
+        if (hit.id !== undefined) {
+          /* A map node found from the keyboard gets its papers too, as a click would. */
+          if (typeof hit.id === "number" && !loaded[hit.id]) {
+            expand(hit.id, 1).then(function () { focusNode(hit.id, note); }, failed);
+          } else {
+            focusNode(hit.id, note);
+          }
+          return;
+        }
+        var row = hit.row;
+        if (row.home < 0) {
+          status.textContent = "";
+          status.appendChild(document.createTextNode("“" + row.title + "” is on no node of the map. "));
+          var url = safeURL(row.url);
+          if (url) { var a = document.createElement("a"); a.href = url; a.textContent = "Open its page"; status.appendChild(a); }
+          return;
+        }
+        var parts = [];
+        for (var part = (loaded[row.home] || 0) + 1; part <= row.part; part += 1) parts.push(part);
+        parts.reduce(function (chain, p) { return chain.then(function () { return expand(row.home, p); }); },
+                     Promise.resolve()).then(function () {
+          if (info["p:" + row.url]) focusNode("p:" + row.url, note);
+        }, failed);
+      }, function (err) {
+        status.textContent = "The search index could not be loaded (" + err.message + ").";
+      });
     });
   }
 
@@ -652,7 +890,7 @@
       drawExplorer(root, results[0], results[1]);
     }, function (err) {
       status.textContent = "The graph could not be loaded (" + err.message +
-        "). The text version above lists the same nodes and edges.";
+        "). The text version above lists the same map and every node's papers.";
     });
   }
 

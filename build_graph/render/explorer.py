@@ -1,233 +1,397 @@
-"""The global graph explorer (``graph/index.md``) and its text alternative.
+"""The global graph explorer (``graph/index.md``): a map of the field, papers on demand.
 
-The explorer is built with pyvis: nodes and edges go into a
-``pyvis.network.Network`` (filled as plain lists, because ``add_edge``
-scans every edge and is quadratic), the vis-network options are set on it
-with physics off, and its data is rendered with our own Jinja template
-(``build_graph/templates/explorer.html``). pyvis's stock template is not used
-because it pulls Bootstrap and vis-network from CDNs in every mode and turns a
-tooltip into ``innerHTML`` as soon as its text contains ``href``.
+Drawing every paper does not work past a few hundred: at 4,300 papers the
+explorer was one dense blob of 4,500 nodes with labels printed over one
+another, and nobody could name the field's areas from it. So the explorer
+opens on a *map* and brings papers in only where the reader asks:
 
-What goes where, and why:
+* **The map** (``assets/graph/explorer.json``, fetched by the page): the
+  areas, techniques and venues that have papers, at most ``MAP_CAP`` of them
+  (the biggest; areas first), sized by paper count. An edge joins two map
+  nodes that share papers, weighted by how many, and only the
+  ``LINKS_PER_NODE`` strongest of each node are kept, so the structure shows
+  instead of a hairball. Positions come from ``layout.anchor_layout``
+  (computed in Python, deterministic, cached by the graph's structure).
+* **Clusters** (``assets/graph/t/<technique>/<n>.json``,
+  ``assets/graph/v/<venue>/<n>.json``): a map node's papers, newest first,
+  ``CHUNK`` per file, each with its position on a spiral around the node, its
+  links to other map nodes and its authors. The script fetches chunk 1 when
+  the node is clicked and the next one when the "+N more" node is; nothing
+  else is ever loaded for drawing, so the first load stays small at any atlas
+  size.
+* **The search index** (``assets/graph/search.json``): every paper's title
+  with the cluster and chunk that hold it, fetched on the first search only.
+  Finding a paper that is not drawn loads its cluster, centres on it and
+  selects it.
+* **The text alternative**: ``graph/nodes.md`` is the map as a table (each
+  node, its paper count and its strongest links) and each map node's papers
+  are listed on pages of ``CHUNK`` rows (``graph/t/<technique>/``, then
+  ``.../2/``…), the same chunks as the data files.
 
-* ``graph/index.md`` (``templates/graph.html``) holds only the controls and an empty canvas (a few KB),
-  so the page stays small and out of the search index;
-* ``assets/graph/explorer.json`` holds the default layers (papers, techniques,
-  venues) with positions from ``layout.global_layout``; the shared script
-  fetches it, so the browser does no layout work;
-* ``assets/graph/authors.json`` holds the author layer and is fetched only
-  when the reader switches that layer on;
-* ``graph/nodes.md`` and ``graph/authors.md`` (``graph_nodes.html``,
-  ``graph_authors.html``) list the same nodes and edges as
-  tables with links: the text alternative for screen readers and for readers
-  without JavaScript.
+pyvis is still the builder of what is drawn at first: the map's nodes, edges
+and options go into a ``pyvis.network.Network`` (filled as plain lists,
+because ``add_edge`` scans every edge) and the page's script hands them to
+vis-network. pyvis's stock template is not used because it pulls Bootstrap
+and vis-network from CDNs and turns a tooltip into ``innerHTML`` as soon as
+its text contains ``href``.
 
-Node ids in the JSON are integers (an index into the node list) and edges are
-``[from, to]`` pairs: at 5,000 papers this halves the download.
+The formats (``atlas-graph.js`` is their reader; change both together):
+
+``explorer.json``::
+
+    {"v": 2, "chunk": 200,
+     "nodes": [{"id": 0, "label", "group": "technique"|"venue", "area": true?,
+                "value": papers, "x", "y", "url", "title", "areas": [area ids],
+                "years": [[year, papers], ...], "src": "t/<key>", "parts": chunks}],
+     "edges": [[from, to, shared papers], ...]}
+
+A map node's id is its index in ``nodes``; ``url`` and every other link in
+every file are relative to the explorer page.
+
+``t/<key>/<n>.json`` (chunk ``n`` of a cluster, from 1)::
+
+    {"v": 2, "node": map id, "part": n, "parts": chunks, "total": papers,
+     "papers": [[slug, title, year, url, tooltip, x, y, [map ids], [author indexes]], ...],
+     "authors": [[slug, name, url], ...]}
+
+``search.json``: ``{"v": 2, "papers": [[title, map id or -1, chunk, url], ...]}``
+(-1: the paper has no map node; the script then offers its page).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pyvis.network import Network
 
-from ..layout import global_layout
-from .context import GRAPH_PAGE, newest_first
-from .graphview import TYPE_NAMES, page_of, paper_counts
+from ..layout import anchor_layout, spiral
+from .context import AUTHOR, GRAPH_PAGE, newest_first
+from .graphview import page_of, tooltip
 from .html import EXCLUDED, TEMPLATES, Html, href, render
 
 EXPLORER_DATA = "assets/graph/explorer.json"
-AUTHORS_DATA = "assets/graph/authors.json"
+SEARCH_DATA = "assets/graph/search.json"
 TEXT_PAGE = "graph/nodes.md"
-AUTHORS_TEXT_PAGE = "graph/authors.md"
-DEFAULT_LAYERS = ("paper", "technique", "venue")
-LAYER_NAMES = {"paper": "Papers", "technique": "Techniques", "venue": "Venues", "author": "Authors"}
-AUTHORS_IN_TOOLTIP = 3
+FORMAT = 2
+MAP_CAP = 400          # nodes drawn in the default view, whatever the atlas size
+LINKS_PER_NODE = 4     # strongest links kept per map node
+CHUNK = 200            # papers per cluster file and per text page
+AUTHORS_IN_LIST = 3    # authors named per paper on the text pages
+FOLDERS = {"technique": "t", "venue": "v"}
+KIND_NAMES = {"technique": "Technique", "venue": "Venue"}
 
 # vis-network options, handed to the browser as they are. Physics is off and
-# there is no toggle for it: the layout comes from Python, and a force
-# simulation over thousands of nodes is what freezes browsers. Edges and
-# labels are drawn by atlas-graph.js itself (see there), so there are no edge
-# or label options; node size follows the degree (``value``), on a square-root
-# scale set by the script.
+# there is no toggle for it: the layout comes from Python. Edges and labels
+# are drawn by atlas-graph.js itself (see there).
 OPTIONS = {
     "autoResize": True,
     "physics": {"enabled": False, "stabilization": {"enabled": False}},
     "layout": {"improvedLayout": False, "randomSeed": 1},
     "interaction": {"hover": True, "tooltipDelay": 100, "navigationButtons": False,
                     "multiselect": False, "keyboard": {"enabled": True, "bindToWindow": False}},
-    "nodes": {"borderWidth": 1, "scaling": {"min": 5, "max": 44}},
+    "nodes": {"borderWidth": 1, "scaling": {"min": 6, "max": 48}},
 }
 
 
-def _area_of(graph, node: str) -> str:
+@dataclass
+class MapNode:
+    """One node of the map: a technique (or area) or a venue, and its papers, newest first."""
+    node: str
+    kind: str
+    papers: list = field(default_factory=list)
+    area: str = ""
+    is_area: bool = False
+
+    @property
+    def key(self) -> str:
+        return self.node.partition(":")[2]
+
+    @property
+    def parts(self) -> int:
+        return max(1, math.ceil(len(self.papers) / CHUNK))
+
+    def data_file(self, part: int) -> str:
+        return f"assets/graph/{FOLDERS[self.kind]}/{self.key}/{part}.json"
+
+    def text_page(self, part: int) -> str:
+        folder = f"graph/{FOLDERS[self.kind]}/{self.key}"
+        return f"{folder}/index.md" if part == 1 else f"{folder}/{part}.md"
+
+
+def _area_of(ctx, tid: str) -> str:
     """The top of a technique's chain of parents (itself for an area)."""
-    seen = set()
-    while True:
-        parent = graph.nodes[node].get("parent")
-        if not parent or parent not in graph or parent in seen:
-            return node.partition(":")[2]
-        seen.add(node)
-        node = parent
+    return ctx.taxonomy.area_of(tid) if tid in ctx.taxonomy.techniques else tid
 
 
-def _paper_tooltip(data: dict) -> str:
-    lines = [TYPE_NAMES["paper"] + "".join(f" · {part}" for part in (data.get("venue"), data.get("year"))
-                                           if part)]
-    authors = data.get("authors") or []
-    if authors:
-        shown = ", ".join(authors[:AUTHORS_IN_TOOLTIP])
-        if len(authors) > AUTHORS_IN_TOOLTIP or data.get("authors_truncated"):
-            shown += " et al."
-        lines.append(shown)
-    # The techniques are not repeated here: they are the paper's edges, and
-    # the script names them in the tooltip (a fifth of the file at 5,000 papers).
-    return "\n".join(lines)
+def _venue_node(ctx, key: str | None) -> str:
+    return f"venue:{ctx.venues[key].slug}" if key in ctx.venues else ""
 
 
-def _count_line(kind: str, count: int) -> str:
-    return f"{TYPE_NAMES[kind]} · {count} paper{'s' if count != 1 else ''}"
+def map_nodes(ctx) -> list[MapNode]:
+    """The map: at most ``MAP_CAP`` techniques, areas and venues with papers, biggest first.
 
-
-def layer_nodes(ctx) -> dict[str, list[str]]:
-    """Node ids per type, in the order the explorer lists them."""
+    A technique counts its own papers; an area counts every paper below it,
+    so it is the biggest node of its part of the map and is never dropped
+    before its techniques."""
     graph = ctx.atlas.graph
-    techniques = [n for n, d in graph.nodes(data=True) if d["type"] == "technique"]
-    venues = sorted((n for n, d in graph.nodes(data=True) if d["type"] == "venue"),
-                    key=lambda n: (graph.nodes[n]["label"].casefold(), n))
-    papers = [p.node_id for p in sorted(ctx.corpus.papers, key=newest_first)]
-    authors = sorted((n for n, d in graph.nodes(data=True) if d["type"] == "author"),
-                     key=lambda n: (graph.nodes[n]["label"].casefold(), n))
-    return {"technique": techniques, "venue": venues, "paper": papers, "author": authors}
+    members: dict[str, set[str]] = defaultdict(set)
+    for tid, papers in ctx.papers_by_technique.items():
+        slugs = {p.slug for p in papers}
+        members[tid] |= slugs
+        for above in ctx.taxonomy.ancestors(tid):
+            if graph.nodes.get(f"technique:{above}", {}).get("area"):
+                members[above] |= slugs
+    candidates = []
+    for tid, slugs in members.items():
+        node = f"technique:{tid}"
+        if node not in graph or not slugs:
+            continue
+        papers = sorted((ctx.papers[s] for s in slugs), key=newest_first)
+        candidates.append(MapNode(node, "technique", papers, _area_of(ctx, tid),
+                                  bool(graph.nodes[node].get("area"))))
+    for venue, papers in ctx.papers_by_venue.items():
+        node = _venue_node(ctx, venue)
+        if node in graph and papers:
+            candidates.append(MapNode(node, "venue", list(papers)))
+    candidates.sort(key=lambda m: (not m.is_area, -len(m.papers), m.node))
+    return candidates[:MAP_CAP]
 
 
-def build_network(ctx) -> tuple[Network, dict]:
-    """The pyvis network of the default layers, plus the author layer as plain data."""
+def strongest_links(chosen: list[MapNode]) -> list[tuple[int, int, int]]:
+    """``(a, b, shared papers)`` for each node's ``LINKS_PER_NODE`` strongest partners.
+
+    Venue–venue pairs share no papers; an area and its own techniques are
+    not linked (see below)."""
+    holders: dict[str, list[int]] = defaultdict(list)
+    for index, item in enumerate(chosen):
+        for paper in item.papers:
+            holders[paper.slug].append(index)
+    own_area = {i: next((j for j, other in enumerate(chosen) if other.is_area and other.key == item.area), -1)
+                for i, item in enumerate(chosen) if item.kind == "technique" and not item.is_area}
+    shared: dict[tuple[int, int], int] = defaultdict(int)
+    for group in holders.values():
+        for i, a in enumerate(group):
+            for b in group[i + 1:]:
+                # An area holds all its techniques' papers: that link says
+                # nothing (the layout already puts them together) and would
+                # be every technique's strongest, drowning the real ones.
+                if own_area.get(b) != a and own_area.get(a) != b:
+                    shared[(a, b)] += 1
+    best: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for (a, b), count in shared.items():
+        best[a].append((-count, b))
+        best[b].append((-count, a))
+    kept: set[tuple[int, int]] = set()
+    for a, partners in best.items():
+        for _, b in sorted(partners)[:LINKS_PER_NODE]:
+            kept.add((min(a, b), max(a, b)))
+    return [(a, b, shared[(a, b)]) for a, b in sorted(kept)]
+
+
+def _years(papers) -> list[list[int]]:
+    counts: dict[int, int] = defaultdict(int)
+    for paper in papers:
+        if paper.year:
+            counts[paper.year] += 1
+    return [[year, counts[year]] for year in sorted(counts)]
+
+
+def _count_title(item: MapNode) -> str:
+    count = len(item.papers)
+    name = "Area" if item.is_area else KIND_NAMES[item.kind]
+    return f"{name} · {count} paper{'s' if count != 1 else ''}"
+
+
+def build_network(ctx, chosen: list[MapNode], links) -> Network:
+    """The map as a pyvis network: what the browser draws first."""
+    positions = anchor_layout(ctx.atlas.graph, ctx.atlas.caches)
     graph = ctx.atlas.graph
-    positions = global_layout(graph, ctx.atlas.caches)
-    layers = layer_nodes(ctx)
-    papers_of = paper_counts(ctx)
-    net = Network(height="70vh", width="100%", directed=True, cdn_resources="local")
-    index: dict[str, int] = {}
-    default_nodes = [n for kind in ("technique", "venue", "paper") for n in layers[kind]]
-    for node in default_nodes:
-        index[node] = len(index)
-    degree = {n: 0 for n in default_nodes}
-    for node in default_nodes:
-        for target in graph.successors(node):
-            if target in index:
-                net.edges.append({"from": index[node], "to": index[target]})
-                degree[node] += 1
-                degree[target] += 1
-    for node in default_nodes:
-        data = graph.nodes[node]
-        kind = data["type"]
-        item = {"id": index[node], "label": data["label"], "group": kind,
-                "x": positions[node][0], "y": positions[node][1], "value": degree[node],
-                "url": href(GRAPH_PAGE, page_of(ctx, node))}
-        if kind == "paper":
-            item["title"] = _paper_tooltip(data)
-            item["year"] = data.get("year")      # its areas: the script takes them from its techniques
-        elif kind == "technique":
-            item["title"] = (_count_line(kind, papers_of.get(node, 0))
-                             + ("\nArea" if data.get("area") else ""))
-            item["areas"] = [_area_of(graph, node)]
-            if data.get("area"):
-                item["area"] = True
-        else:
-            item["title"] = _count_line(kind, papers_of.get(node, 0))
-        net.nodes.append(item)
-    net.node_ids = [item["id"] for item in net.nodes]
+    areas_of_venue: dict[int, set[str]] = defaultdict(set)
+    technique_area = {m.key: m.area for m in chosen if m.kind == "technique"}
+    for index, item in enumerate(chosen):
+        if item.kind == "venue":
+            for paper in item.papers:
+                areas_of_venue[index].update(technique_area.get(t.technique) or _area_of(ctx, t.technique)
+                                             for t in paper.techniques)
+    net = Network(height="72vh", width="100%", directed=False, cdn_resources="local")
+    for index, item in enumerate(chosen):
+        x, y = positions[item.node]
+        entry = {"id": index, "label": graph.nodes[item.node]["label"], "group": item.kind,
+                 "value": len(item.papers), "x": x, "y": y, "title": _count_title(item),
+                 "url": href(GRAPH_PAGE, page_of(ctx, item.node)),
+                 "areas": [item.area] if item.kind == "technique" else sorted(areas_of_venue[index]),
+                 "years": _years(item.papers), "src": f"{FOLDERS[item.kind]}/{item.key}",
+                 "parts": item.parts}
+        if item.is_area:
+            entry["area"] = True
+        net.nodes.append(entry)
+    net.node_ids = [n["id"] for n in net.nodes]
+    net.edges = [{"from": a, "to": b, "value": w} for a, b, w in links]
     net.options = json.loads(json.dumps(OPTIONS))
-
-    author_nodes, author_edges = [], []
-    for node in layers["author"]:
-        papers = [p for p in graph.successors(node) if p in index]
-        number = len(index) + len(author_nodes)
-        author_nodes.append({"id": number, "label": graph.nodes[node]["label"], "group": "author",
-                             "x": positions[node][0], "y": positions[node][1],
-                             "value": len(papers), "title": _count_line("author", len(papers)),
-                             "url": href(GRAPH_PAGE, page_of(ctx, node))})
-        author_edges += [[number, index[p]] for p in papers]
-    return net, {"nodes": author_nodes, "edges": author_edges}
+    return net
 
 
 def _json(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
 
 
-def explorer_page(ctx, net: Network, author_count: int) -> Html:
-    nodes, edges, _heading, height, _width, options = net.get_network_data()
+def _phase(key: str) -> float:
+    """A fixed turn per cluster, so two neighbouring clusters' spirals do not line up."""
+    return (sum(key.encode("utf-8")) * 0.618034) % 1 * 2 * math.pi
+
+
+def cluster_files(ctx, chosen: list[MapNode], positions) -> dict[str, str]:
+    """Every map node's papers as chunks of ``CHUNK``, positioned on a spiral around it."""
+    index = {item.node: i for i, item in enumerate(chosen)}
     graph = ctx.atlas.graph
-    counts = {kind: sum(1 for n in nodes if n["group"] == kind) for kind in DEFAULT_LAYERS}
-    counts["author"] = author_count
-    areas = [(n.partition(":")[2], d["label"]) for n, d in graph.nodes(data=True)
-             if d["type"] == "technique" and d.get("area")]
-    years = sorted({n["year"] for n in nodes if n.get("year")})
+    files = {}
+    for number, item in enumerate(chosen):
+        centre = positions[item.node]
+        # Clear of the node itself, whose drawn size grows with its paper count.
+        first = 40.0 + 6.0 * math.sqrt(len(item.papers))
+        points = spiral(centre, len(item.papers), first=first, phase=_phase(item.key))
+        for part in range(1, item.parts + 1):
+            rows, authors, author_index = [], [], {}
+            start = (part - 1) * CHUNK
+            for offset, paper in enumerate(item.papers[start:start + CHUNK]):
+                links = sorted({index[t] for t in (f"technique:{tag.technique}" for tag in paper.techniques)
+                                if t in index} | ({index[_venue_node(ctx, paper.venue)]}
+                                                  if _venue_node(ctx, paper.venue) in index else set()))
+                mine = []
+                for author in dict.fromkeys(paper.authors):
+                    if author not in author_index:
+                        author_index[author] = len(authors)
+                        person = ctx.authors[author]
+                        authors.append([person.slug, person.name, href(GRAPH_PAGE, AUTHOR.format(person.slug))])
+                    mine.append(author_index[author])
+                x, y = points[start + offset]
+                rows.append([paper.slug, paper.label, paper.year, href(GRAPH_PAGE, page_of(ctx, paper.node_id)),
+                             tooltip(ctx, paper.node_id), x, y, links, mine])
+            files[item.data_file(part)] = _json({"v": FORMAT, "node": number, "part": part, "parts": item.parts,
+                                                 "total": len(item.papers), "papers": rows, "authors": authors})
+    return files
+
+
+def home_cluster(slug: str, places: dict[int, dict[str, int]], chosen: list[MapNode]) -> int:
+    """The map node a search result opens: the paper's most specific technique on
+    the map (fewest papers), else its area, else its venue; -1 when none is on it."""
+    options = [i for i, members in places.items() if slug in members]
+    if not options:
+        return -1
+    return min(options, key=lambda i: (chosen[i].kind != "technique", chosen[i].is_area,
+                                       len(chosen[i].papers), i))
+
+
+def search_index(ctx, chosen: list[MapNode]) -> str:
+    """Every paper, found by title: the map node and chunk whose file holds it."""
+    places = {i: {p.slug: n for n, p in enumerate(item.papers)} for i, item in enumerate(chosen)}
+    holders: dict[str, dict[int, dict[str, int]]] = defaultdict(dict)
+    for i, members in places.items():
+        for slug in members:
+            holders[slug][i] = members
+    rows = []
+    for paper in sorted(ctx.corpus.papers, key=newest_first):
+        home = home_cluster(paper.slug, holders[paper.slug], chosen)
+        part = places[home][paper.slug] // CHUNK + 1 if home >= 0 else 0
+        rows.append([paper.label, home, part, href(GRAPH_PAGE, page_of(ctx, paper.node_id))])
+    return _json({"v": FORMAT, "papers": rows})
+
+
+def explorer_page(ctx, net: Network, chosen: list[MapNode]) -> Html:
+    nodes, edges, _heading, height, _width, options = net.get_network_data()
+    counts = {"technique": sum(1 for m in chosen if m.kind == "technique" and not m.is_area),
+              "area": sum(1 for m in chosen if m.is_area),
+              "venue": sum(1 for m in chosen if m.kind == "venue"),
+              "paper": len(ctx.corpus.papers)}
+    graph = ctx.atlas.graph
+    areas = sorted(((m.key, graph.nodes[m.node]["label"]) for m in chosen if m.is_area),
+                   key=lambda pair: (pair[1].casefold(), pair[0]))
+    years = sorted({p.year for p in ctx.corpus.papers if p.year})
     return render(
         "graph.html", GRAPH_PAGE, {**EXCLUDED, "hide": ["toc"]},
-        counts=counts, text_page=TEXT_PAGE, authors_text_page=AUTHORS_TEXT_PAGE,
-        data_url=href(GRAPH_PAGE, EXPLORER_DATA), authors_url=href(GRAPH_PAGE, AUTHORS_DATA),
+        counts=counts, text_page=TEXT_PAGE, cap=MAP_CAP, chunk=CHUNK,
+        data_url=href(GRAPH_PAGE, EXPLORER_DATA), search_url=href(GRAPH_PAGE, SEARCH_DATA),
         node_count=len(nodes), edge_count=len(edges), height=height,
         options=json.dumps(json.loads(options) if isinstance(options, str) else options,
                            separators=(",", ":"), sort_keys=True),
-        layers=[{"id": kind, "name": LAYER_NAMES[kind], "count": counts[kind],
-                 "on": kind in DEFAULT_LAYERS} for kind in ("paper", "technique", "venue", "author")],
         areas=areas, years=years)
 
 
-def _node(ctx, node: str, here: str) -> tuple[str, str]:
-    """(label, link from ``here``)."""
-    return ctx.atlas.graph.nodes[node]["label"], href(here, page_of(ctx, node))
-
-
-def text_alternative(ctx, layers: dict[str, list[str]]) -> Html:
-    """Every node of the default layers and every edge between them, as tables."""
+def text_alternative(ctx, chosen: list[MapNode], links) -> Html:
+    """The map as a table: each node, its papers (a link to their pages) and its strongest links."""
+    graph = ctx.atlas.graph
     here = TEXT_PAGE
-    graph = ctx.atlas.graph
-    techniques = []
-    for node in layers["technique"]:
-        parent = graph.nodes[node].get("parent")
-        techniques.append((_node(ctx, node, here), _node(ctx, parent, here) if parent in graph else None,
-                           len(ctx.papers_by_technique.get(node.partition(":")[2], []))))
-    venues = [(_node(ctx, node, here), sum(1 for p in graph.predecessors(node) if graph.nodes[p]["type"] == "paper"))
-              for node in layers["venue"]]
-    papers = []
-    for node in layers["paper"]:
-        targets = list(graph.successors(node))
-        papers.append((_node(ctx, node, here), graph.nodes[node].get("year"),
-                       [_node(ctx, v, here) for v in targets if graph.nodes[v]["type"] == "venue"],
-                       [_node(ctx, t, here) for t in targets if graph.nodes[t]["type"] == "technique"]))
-    return render("graph_nodes.html", TEXT_PAGE, EXCLUDED, graph_page=GRAPH_PAGE,
-                  authors_text_page=AUTHORS_TEXT_PAGE, techniques=techniques, venues=venues, papers=papers)
+    partners: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for a, b, w in links:
+        partners[a].append((-w, b))
+        partners[b].append((-w, a))
+    labels = {i: graph.nodes[m.node]["label"] for i, m in enumerate(chosen)}
+    area_label = {m.key: labels[i] for i, m in enumerate(chosen) if m.is_area}
+    rows = []
+    for i, item in enumerate(chosen):
+        strongest = [(labels[b], href(here, chosen[b].text_page(1)), -w)
+                     for w, b in sorted(partners[i])[:LINKS_PER_NODE]]
+        rows.append({"label": labels[i], "page": href(here, page_of(ctx, item.node)),
+                     "kind": "Area" if item.is_area else KIND_NAMES[item.kind],
+                     "area": area_label.get(item.area, "") if item.kind == "technique" and not item.is_area else "",
+                     "count": len(item.papers), "papers": href(here, item.text_page(1)), "links": strongest})
+    total_anchors = sum(1 for _, kind in graph.nodes(data="type") if kind in ("technique", "venue"))
+    return render("graph_nodes.html", TEXT_PAGE, EXCLUDED, graph_page=GRAPH_PAGE, rows=rows,
+                  left_out=total_anchors - len(chosen), cap=MAP_CAP, paper_count=len(ctx.corpus.papers))
 
 
-def authors_text(ctx, layers: dict[str, list[str]]) -> Html:
-    here = AUTHORS_TEXT_PAGE
+def cluster_pages(ctx, chosen: list[MapNode]) -> dict[str, Html]:
+    """Each map node's papers, ``CHUNK`` per page: the text form of the cluster files."""
     graph = ctx.atlas.graph
-    authors = []
-    for node in layers["author"]:
-        papers = sorted((p for p in graph.successors(node) if graph.nodes[p]["type"] == "paper"),
-                        key=lambda p: newest_first(ctx.papers[graph.nodes[p]["slug"]]))
-        authors.append((_node(ctx, node, here), [_node(ctx, p, here) for p in papers]))
-    return render("graph_authors.html", AUTHORS_TEXT_PAGE, EXCLUDED, graph_page=GRAPH_PAGE, authors=authors)
+    index = {item.node: i for i, item in enumerate(chosen)}
+    pages = {}
+    for item in chosen:
+        label = graph.nodes[item.node]["label"]
+        for part in range(1, item.parts + 1):
+            here = item.text_page(part)
+            rows = []
+            for paper in item.papers[(part - 1) * CHUNK:part * CHUNK]:
+                authors = [(ctx.authors[a].name, href(here, AUTHOR.format(ctx.authors[a].slug)))
+                           for a in list(dict.fromkeys(paper.authors))[:AUTHORS_IN_LIST]]
+                others = [(graph.nodes[n]["label"], href(here, chosen[index[n]].text_page(1)))
+                          for n in dict.fromkeys(f"technique:{t.technique}" for t in paper.techniques)
+                          if n in index and n != item.node]
+                venue = _venue_node(ctx, paper.venue)
+                rows.append({"title": paper.label, "page": href(here, page_of(ctx, paper.node_id)),
+                             "year": paper.year or "", "authors": authors,
+                             "more_authors": len(dict.fromkeys(paper.authors)) - len(authors),
+                             "venue": (graph.nodes[venue]["label"], href(here, page_of(ctx, venue)))
+                             if venue in graph else None,
+                             "others": others})
+            pages[here] = render(
+                "graph_cluster.html", here, EXCLUDED, label=label, rows=rows, part=part, parts=item.parts,
+                total=len(item.papers), first=(part - 1) * CHUNK + 1, kind=_count_title(item).split(" ·")[0],
+                node_page=href(here, page_of(ctx, item.node)), text_page=href(here, TEXT_PAGE),
+                previous=href(here, item.text_page(part - 1)) if part > 1 else None,
+                next=href(here, item.text_page(part + 1)) if part < item.parts else None)
+    return pages
 
 
 def render_explorer(ctx) -> dict[str, str]:
-    """The explorer page, its two data files and its two text pages, as ``{path: content}``."""
-    net, authors = build_network(ctx)
-    layers = layer_nodes(ctx)
-    return {
-        GRAPH_PAGE: explorer_page(ctx, net, len(authors["nodes"])),
-        EXPLORER_DATA: _json({"nodes": net.nodes,
-                              "edges": [[e["from"], e["to"]] for e in net.edges]}),
-        AUTHORS_DATA: _json(authors),
-        TEXT_PAGE: text_alternative(ctx, layers),
-        AUTHORS_TEXT_PAGE: authors_text(ctx, layers),
+    """The explorer page, the map, cluster and search data, and the text pages, as ``{path: content}``."""
+    chosen = map_nodes(ctx)
+    links = strongest_links(chosen)
+    net = build_network(ctx, chosen, links)
+    out: dict[str, str] = {
+        GRAPH_PAGE: explorer_page(ctx, net, chosen),
+        EXPLORER_DATA: _json({"v": FORMAT, "chunk": CHUNK, "nodes": net.nodes,
+                              "edges": [[e["from"], e["to"], e["value"]] for e in net.edges]}),
+        SEARCH_DATA: search_index(ctx, chosen),
+        TEXT_PAGE: text_alternative(ctx, chosen, links),
     }
+    out.update(cluster_files(ctx, chosen, anchor_layout(ctx.atlas.graph, ctx.atlas.caches)))
+    out.update(cluster_pages(ctx, chosen))
+    return out
 
 
 def vendor_files() -> dict[str, Path]:
@@ -242,3 +406,7 @@ def vendor_files() -> dict[str, Path]:
     spec = importlib.util.find_spec("pyvis")
     lib = Path(spec.origin).resolve().parent / "templates" / "lib" / "vis-9.1.2"
     return {"assets/vendor/vis-network.min.js": lib / "vis-network.min.js"}
+
+
+__all__ = ["CHUNK", "EXPLORER_DATA", "GRAPH_PAGE", "MAP_CAP", "SEARCH_DATA", "TEMPLATES", "TEXT_PAGE",
+           "build_network", "map_nodes", "render_explorer", "strongest_links", "vendor_files"]

@@ -10,11 +10,11 @@ import json
 
 import pytest
 
-from build_graph.render.context import newest_first
+from build_graph.render import explorer
+from build_graph.render.context import GRAPH_PAGE, PAPER, SiteContext, newest_first
+from build_graph.render.html import href
 
 pytestmark = pytest.mark.browser
-
-DEFAULT_LAYERS = ("paper", "technique", "venue")
 
 WAIT_EXPLORER = """() => {
   const e = window.atlasGraphs && window.atlasGraphs.explorer;
@@ -35,6 +35,23 @@ NODE_ON_SCREEN = """id => {
   return [box.left + at.x, box.top + at.y];
 }"""
 
+DRAWN_BY_GROUP = """() => {
+  const e = window.atlasGraphs.explorer, out = {};
+  e.network.body.nodeIndices.forEach(id => {
+    const g = e.info[id].group;
+    out[g] = (out[g] || 0) + 1;
+  });
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def the_map(atlas):
+    """The map the explorer must draw, as Python computes it (render/explorer.py)."""
+    ctx = SiteContext(atlas)
+    chosen = explorer.map_nodes(ctx)
+    return ctx, chosen, explorer.strongest_links(chosen)
+
 
 def open_explorer(watched, base: str):
     page = watched.page
@@ -47,6 +64,11 @@ def drawn(page) -> int:
     return page.evaluate("() => window.atlasGraphs.explorer.drawn()")
 
 
+def paper_id(paper) -> str:
+    """The explorer's id of a paper: "p:" and its link from the graph page."""
+    return "p:" + href(GRAPH_PAGE, PAPER.format(paper.slug))
+
+
 def unique_paper(atlas):
     """A paper whose label no other node shares, so a search for it is unambiguous."""
     labels = [data["label"] for _, data in atlas.graph.nodes(data=True)]
@@ -56,45 +78,100 @@ def unique_paper(atlas):
     raise AssertionError("no paper with a unique label")
 
 
-def test_explorer_draws_every_node_of_the_default_layers(watched, site_url, atlas):
+def graph_requests(watched) -> list[str]:
+    return sorted(u.split("/assets/graph/", 1)[1] for u in watched.requests if "/assets/graph/" in u)
+
+
+def click_node(page, node) -> None:
+    page.locator(".atlas-graph-canvas").scroll_into_view_if_needed()
+    x, y = page.evaluate(NODE_ON_SCREEN, node)
+    page.mouse.click(x, y)
+
+
+def test_default_view_draws_only_the_map(watched, site_url, the_map):
+    _ctx, chosen, links = the_map
     page = open_explorer(watched, site_url)
-    expected = sum(1 for _, kind in atlas.graph.nodes(data="type") if kind in DEFAULT_LAYERS)
-    assert drawn(page) == expected
-    assert page.get_attribute(".atlas-explorer", "data-atlas-drawn") == str(expected)
-    assert page.evaluate("() => window.atlasGraphs.explorer.view.length") == expected
-    assert page.evaluate("() => window.atlasGraphs.explorer.edgesDrawn") == sum(
-        1 for u, v in atlas.graph.edges
-        if atlas.graph.nodes[u]["type"] in DEFAULT_LAYERS and atlas.graph.nodes[v]["type"] in DEFAULT_LAYERS)
-    assert page.evaluate("() => window.atlasGraphs.explorer.labelsDrawn") > 0
-    # vis-network came from this site, once, and the author layer was not loaded yet.
+    assert 0 < drawn(page) == len(chosen) <= explorer.MAP_CAP
+    assert page.get_attribute(".atlas-explorer", "data-atlas-drawn") == str(len(chosen))
+    groups = page.evaluate(DRAWN_BY_GROUP)
+    assert set(groups) <= {"technique", "venue"} and "paper" not in groups and "author" not in groups
+    assert page.evaluate("() => window.atlasGraphs.explorer.edgesDrawn") == len(links)
+    # Labels: some drawn, biggest first, and no two overlap.
+    boxes = page.evaluate("() => window.atlasGraphs.explorer.labelBoxes")
+    assert boxes
+    for i, (_, x0, y0, x1, y1) in enumerate(boxes):
+        for _, a0, b0, a1, b1 in boxes[i + 1:]:
+            assert not (x0 < a1 and x1 > a0 and y0 < b1 and y1 > b0)
+    # Only the map was fetched: no papers, no search index; vis-network from this site, once.
+    assert graph_requests(watched) == ["explorer.json"]
     assert [u for u in watched.requests if u.endswith("/assets/vendor/vis-network.min.js")] == [
         site_url + "assets/vendor/vis-network.min.js"]
-    assert not [u for u in watched.requests if u.endswith("authors.json")]
     watched.assert_clean()
 
 
-def test_clicking_a_paper_node_opens_its_page(watched, site_url, atlas):
-    paper = unique_paper(atlas)
+def test_clicking_a_technique_brings_in_its_papers_and_a_paper_its_authors(watched, site_url, the_map):
+    ctx, chosen, _links = the_map
+    index, item = max(((i, m) for i, m in enumerate(chosen) if m.kind == "technique" and not m.is_area),
+                      key=lambda pair: (len(pair[1].papers), -pair[0]))
     page = open_explorer(watched, site_url)
-    node = page.evaluate(NODE_BY_LABEL, paper.label)
-    page.locator(".atlas-graph-canvas").scroll_into_view_if_needed()
-    page.evaluate("id => window.atlasGraphs.explorer.network.focus(id, {scale: 3, animation: false})", node)
-    page.wait_for_timeout(100)
-    x, y = page.evaluate(NODE_ON_SCREEN, node)
+    before = drawn(page)
+    page.evaluate("id => window.atlasGraphs.explorer.network.focus(id, {scale: 1.5, animation: false})", index)
+    page.wait_for_timeout(50)
+    click_node(page, index)
+    page.wait_for_function("id => window.atlasGraphs.explorer.expanded[id] === 1", arg=index)
+    expected = item.papers[:explorer.CHUNK]
+    page.wait_for_function(f"() => window.atlasGraphs.explorer.drawn() >= {before + len(expected)}")
+    ids = page.evaluate("() => window.atlasGraphs.explorer.network.body.nodeIndices.filter(i => String(i).startsWith('p:'))")
+    assert sorted(ids) == sorted(paper_id(p) for p in expected)
+    assert graph_requests(watched) == ["explorer.json", f"t/{item.key}/1.json"]
+    # A paper's authors come in when it is clicked, and only then.
+    paper = expected[0]
+    pid = paper_id(paper)
+    page.evaluate("id => window.atlasGraphs.explorer.network.focus(id, {scale: 2, animation: false})", pid)
+    page.wait_for_timeout(50)
+    assert page.evaluate(DRAWN_BY_GROUP).get("author", 0) == 0
+    click_node(page, pid)
+    authors = len(dict.fromkeys(paper.authors))
+    page.wait_for_function(f"""() => (({DRAWN_BY_GROUP})().author || 0) === {min(authors, 30)}""")
+    # A double click opens the paper's page through Material's instant navigation.
     page.evaluate("() => { window.__sameDocument = true; }")
-    page.mouse.click(x, y)
+    x, y = page.evaluate(NODE_ON_SCREEN, pid)
+    page.mouse.dblclick(x, y)
     page.wait_for_url(f"{site_url}papers/{paper.slug}/")
-    # Material's instant navigation handled it (no full reload), and the new
-    # page's local graph still draws.
     assert page.evaluate("() => window.__sameDocument === true")
-    page.wait_for_selector(".atlas-local-graph[data-atlas-drawn]")
     watched.assert_clean()
 
 
-def test_search_box_focuses_the_node_it_finds(watched, site_url, atlas):
+def test_zooming_into_a_technique_or_finding_it_brings_in_its_papers(watched, site_url, the_map):
+    _ctx, chosen, _links = the_map
+    techniques = [i for i, m in enumerate(chosen) if m.kind == "technique" and not m.is_area]
+    zoomed, found = techniques[0], techniques[1]
+    page = open_explorer(watched, site_url)
+    page.evaluate("id => window.atlasGraphs.explorer.network.focus(id, {scale: 0.9, animation: false})", zoomed)
+    page.locator(".atlas-graph-canvas").scroll_into_view_if_needed()
+    x, y = page.evaluate(NODE_ON_SCREEN, zoomed)
+    page.mouse.move(x, y)
+    assert page.evaluate("() => Object.keys(window.atlasGraphs.explorer.expanded).length") == 0
+    for _ in range(4):
+        page.mouse.wheel(0, -120)
+        page.wait_for_timeout(30)
+    page.wait_for_function("id => window.atlasGraphs.explorer.expanded[id] === 1", arg=zoomed)
+    assert page.evaluate("() => Object.keys(window.atlasGraphs.explorer.expanded)") == [str(zoomed)]
+    # From the keyboard: Find names a technique, which brings its papers in and selects it.
+    label = page.evaluate("id => window.atlasGraphs.explorer.info[id].label", found)
+    page.focus("#atlas-graph-q")
+    page.keyboard.type(label)
+    page.keyboard.press("Enter")
+    page.wait_for_function("id => window.atlasGraphs.explorer.focused === id", arg=found)
+    assert page.evaluate("id => window.atlasGraphs.explorer.expanded[id]", found) == 1
+    watched.assert_clean()
+
+
+def test_searching_a_paper_not_drawn_loads_and_centres_it(watched, site_url, atlas):
     paper = unique_paper(atlas)
     page = open_explorer(watched, site_url)
-    node = page.evaluate(NODE_BY_LABEL, paper.label)
+    node = paper_id(paper)
+    assert page.evaluate(NODE_BY_LABEL, paper.label) is None      # not drawn yet
     page.focus("#atlas-graph-q")                  # keyboard only from here
     page.keyboard.type(paper.label)
     page.keyboard.press("Enter")
@@ -109,85 +186,68 @@ def test_search_box_focuses_the_node_it_finds(watched, site_url, atlas):
     assert state["selected"] == [node]
     assert abs(state["view"]["x"] - state["node"]["x"]) < 1
     assert abs(state["view"]["y"] - state["node"]["y"]) < 1
-    assert state["scale"] >= 1.1
+    assert state["scale"] >= 1.2
     assert paper.label in state["tip"]
     assert "Found paper" in state["status"]
+    requests = graph_requests(watched)
+    assert "search.json" in requests and any(r.endswith("/1.json") for r in requests)
     watched.assert_clean()
 
 
-def test_filters_work_from_the_keyboard(watched, site_url, atlas):
+def test_filters_act_on_the_map_and_on_expanded_papers(watched, site_url, the_map):
+    _ctx, chosen, _links = the_map
     page = open_explorer(watched, site_url)
-    papers = sum(1 for _, kind in atlas.graph.nodes(data="type") if kind == "paper")
     total = drawn(page)
-    page.focus('input[name="layer"][value="paper"]')
-    page.keyboard.press("Space")
-    page.wait_for_function(f"() => window.atlasGraphs.explorer.drawn() === {total - papers}")
-    page.keyboard.press("Space")
-    page.wait_for_function(f"() => window.atlasGraphs.explorer.drawn() === {total}")
-    years = sorted({p.year for p in atlas.corpus.papers if p.year})
-    newest = sum(1 for p in atlas.corpus.papers if p.year == years[-1])
+    index = next(i for i, m in enumerate(chosen) if m.kind == "technique" and not m.is_area)
+    page.evaluate("id => window.atlasGraphs.explorer.expand(id, 1)", index)
+    page.wait_for_function("id => window.atlasGraphs.explorer.expanded[id] === 1", arg=index)
+    years = sorted({p.year for m in chosen for p in m.papers if p.year})
+    newest = years[-1]
     page.focus('select[name="from"]')
     page.keyboard.press("End")                   # the newest year
-    page.wait_for_function(f"() => window.atlasGraphs.explorer.drawn() < {total}")
-    shown_papers = page.evaluate("""() => {
-      const e = window.atlasGraphs.explorer;
-      return e.view.get().filter(n => n.group === 'paper').length;
-    }""")
-    assert shown_papers == newest
+    on_map = sum(1 for m in chosen if any(p.year == newest for p in m.papers))
+    papers = sum(1 for p in chosen[index].papers[:explorer.CHUNK] if p.year == newest)
+    page.wait_for_function(f"""() => {{ const g = ({DRAWN_BY_GROUP})();
+        return (g.technique || 0) + (g.venue || 0) === {on_map} && (g.paper || 0) === {papers}; }}""")
     page.select_option('select[name="from"]', "")
-    # The first area, chosen with the arrow key: its papers are those with a
-    # technique in that area.
+    # The first area, chosen with the arrow key: the map keeps that area's
+    # techniques and the venues that published in it.
     page.focus('select[name="area"]')
     page.keyboard.press("ArrowDown")
     area = page.eval_on_selector('select[name="area"]', "s => s.value")
     assert area
-
-    def area_of(node):
-        while atlas.graph.nodes[node].get("parent"):
-            node = atlas.graph.nodes[node]["parent"]
-        return node.partition(":")[2]
-
-    in_area = sum(1 for p in atlas.corpus.papers
-                  if any(area_of(f"technique:{t.technique}") == area for t in p.techniques))
-    page.wait_for_function(f"""() => window.atlasGraphs.explorer.view.get()
-        .filter(n => n.group === 'paper').length === {in_area}""")
+    in_area = page.evaluate("""area => Object.values(window.atlasGraphs.explorer.info)
+        .filter(n => typeof n.id === 'number' && (n.areas || []).includes(area)).length""", area)
+    assert 0 < in_area < total
+    expected_techniques = sum(1 for m in chosen if m.kind == "technique" and m.area == area)
+    page.wait_for_function(f"""() => {{ const g = ({DRAWN_BY_GROUP})();
+        return (g.technique || 0) === {expected_techniques} && (g.technique || 0) + (g.venue || 0) === {in_area}; }}""")
     watched.assert_clean()
 
 
-def test_author_layer_loads_only_when_switched_on(watched, site_url, atlas):
+def test_dark_mode_restyles_nodes_and_labels(watched, site_url):
     page = open_explorer(watched, site_url)
-    total = drawn(page)
-    authors = sum(1 for _, kind in atlas.graph.nodes(data="type") if kind == "author")
-    assert not [u for u in watched.requests if u.endswith("authors.json")]
-    page.focus('input[name="layer"][value="author"]')
-    page.keyboard.press("Space")
-    page.wait_for_function(f"() => window.atlasGraphs.explorer.drawn() === {total + authors}")
-    assert [u for u in watched.requests if u.endswith("authors.json")]
-    watched.assert_clean()
-
-
-def test_dark_mode_restyles_the_graph(watched, site_url, atlas):
-    paper = unique_paper(atlas)
-    page = open_explorer(watched, site_url)
-    node = page.evaluate(NODE_BY_LABEL, paper.label)
-    read = """id => {
+    read = """() => {
       const e = window.atlasGraphs.explorer;
       const css = getComputedStyle(e.container);
       return {scheme: e.scheme, attr: e.container.getAttribute('data-atlas-scheme'),
-              fill: e.network.body.nodes[id].options.color.background,
-              font: e.network.body.nodes[id].options.font.color,
-              want: css.getPropertyValue('--atlas-paper').trim(),
+              fill: e.network.body.nodes[0].options.color.background,
+              want: e.info[0].group === 'venue' ? css.getPropertyValue('--atlas-venue').trim()
+                                                : css.getPropertyValue('--atlas-technique').trim(),
+              labelColour: e.palette.label, halo: e.palette.bg,
               label: css.getPropertyValue('--atlas-label').trim(),
               background: getComputedStyle(e.container.querySelector('.atlas-graph-canvas')).backgroundColor};
     }"""
-    light = page.evaluate(read, node)
+    light = page.evaluate(read)
     assert light["scheme"] == "default" and light["fill"] == light["want"]
     page.click('label[for="__palette_1"]')       # Material's palette toggle
     page.wait_for_function("() => window.atlasGraphs.explorer.scheme === 'slate'")
-    dark = page.evaluate(read, node)
+    dark = page.evaluate(read)
     assert dark["attr"] == "slate"
     assert dark["fill"] == dark["want"] != light["fill"]
-    assert dark["font"] == dark["label"] != light["font"]
+    # The labels the script draws itself take the new text and halo colours.
+    assert dark["labelColour"] == dark["label"] != light["labelColour"]
+    assert dark["halo"] != light["halo"]
     assert dark["background"] != light["background"]
     watched.assert_clean()
 
@@ -268,7 +328,7 @@ def test_pages_without_a_graph_do_not_load_vis_network(watched, site_url):
     watched.assert_clean()
 
 
-def test_instant_navigation_to_the_explorer(watched, site_url, atlas):
+def test_instant_navigation_to_the_explorer(watched, site_url, the_map):
     page = watched.page
     page.goto(site_url)
     page.evaluate("() => { window.__sameDocument = true; }")
@@ -276,8 +336,7 @@ def test_instant_navigation_to_the_explorer(watched, site_url, atlas):
     page.wait_for_url(site_url + "graph/")
     page.wait_for_function(WAIT_EXPLORER)
     assert page.evaluate("() => window.__sameDocument === true")
-    expected = sum(1 for _, kind in atlas.graph.nodes(data="type") if kind in DEFAULT_LAYERS)
-    assert drawn(page) == expected
+    assert drawn(page) == len(the_map[1])
     watched.assert_clean()
 
 
@@ -289,6 +348,10 @@ def test_hostile_titles_stay_text_in_tooltips(watched, hostile_site_url):
     """pyvis would turn this tooltip into innerHTML because it contains ``href``."""
     page = open_explorer(watched, hostile_site_url)
     for title in (HOSTILE_TITLE, IMG_TITLE):
+        page.fill("#atlas-graph-q", title)
+        page.press("#atlas-graph-q", "Enter")
+        page.wait_for_function("label => { const e = window.atlasGraphs.explorer; "
+                               "return e.focused !== null && e.info[e.focused].label === label; }", arg=title)
         node = page.evaluate(NODE_BY_LABEL, title)
         assert node is not None, f"{title!r} is not a node of the explorer"
         page.locator(".atlas-graph-canvas").scroll_into_view_if_needed()

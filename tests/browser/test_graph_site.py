@@ -48,7 +48,10 @@ def test_vis_network_is_served_by_the_site(site_dir):
 def test_graph_pages_are_kept_out_of_search(site_dir):
     index = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
     locations = {doc["location"].split("#")[0] for doc in index["docs"]}
-    assert not {"graph/", "graph/nodes/", "graph/authors/"} & locations
+    assert not {"graph/", "graph/nodes/"} & locations
+    # Nor the lists of each map node's papers (they repeat the entity pages).
+    assert not [loc for loc in locations if loc.startswith("graph/")]
+    assert list((site_dir / "graph" / "t").glob("*/index.html"))
 
 
 def test_graph_data_is_not_in_the_page(site_dir):

@@ -25,7 +25,9 @@ def pages(site):
     papers = sorted(p.parent.name for p in (site.dir / "papers").glob("*/index.html"))
     venues = sorted(p.parent.name for p in (site.dir / "venues").glob("*/index.html"))
     authors = sorted(p.parent.name for p in (site.dir / "authors").glob("*/index.html"))[:6]
+    clusters = sorted(p.parent.name for p in (site.dir / "graph" / "t").glob("*/index.html"))[:4]
     return (["papers/", "authors/", "venues/", "quality/", "graph/", "graph/nodes/"]
+            + [f"graph/t/{c}/" for c in clusters]
             + [f"papers/{p}/" for p in papers] + [f"venues/{v}/" for v in venues]
             + [f"authors/{a}/" for a in authors])
 
