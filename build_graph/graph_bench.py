@@ -124,7 +124,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 def _kind(path: str, initiator: str) -> str:
-    if path.endswith("search_index.json"):
+    if path.endswith("search_index.json") or "/pagefind/" in path:
         return "search index"
     if path.endswith(".json"):
         return "graph data"

@@ -124,7 +124,14 @@ def paper_page(ctx: SiteContext, paper: Paper) -> Html:
         bibtex=bibtex_entry(paper, ctx.corpus, ctx.citation_keys[paper.slug]).rstrip("\n"),
         bibtex_file=BIBTEX_FILE,
         corrections=[(fields, source, note) for (source, note), fields in by_source.items()],
-        disagreements=disagreements, **_note(ctx, here))
+        disagreements=disagreements, search_filters=_search_filters(ctx, paper), **_note(ctx, here))
+
+
+def _search_filters(ctx: SiteContext, paper: Paper) -> list[tuple[str, str]]:
+    """The search filters of a paper's page: its venue, year and techniques."""
+    filters = [("venue", ctx.venues[paper.venue].name)] if paper.venue else []
+    filters += [("year", str(paper.year))] if paper.year else []
+    return filters + [("technique", ctx.technique_name(t.technique)) for t in paper.techniques]
 
 
 def author_page(ctx: SiteContext, key: str) -> Html:
