@@ -27,36 +27,9 @@ COAUTHORS_SHOWN = 60
 """Co-authors listed on a person's page, most frequent first; a prolific author
 has thousands, and each is also named on the papers they share."""
 
-# Search holds what a reader searches for: paper titles, authors, venues and
-# abstracts, and technique names and descriptions. Lists that repeat other
-# pages' titles (related papers, a technique's papers, neighbourhoods), and
-# author and venue pages (nothing but such lists), are left out: with them the
-# index was 11 MB at 1,000 papers; see docs/performance.md.
-SEARCH_ABSTRACT_CHARS = 1000
-
-
-def abstract_parts(abstract: str) -> list[tuple[str, str]]:
-    """The abstract's paragraphs as ``(searched, not searched)`` text pairs: search
-    indexes its first ``SEARCH_ABSTRACT_CHARS`` characters (cut at a space), the
-    rest is shown but marked ``data-search-exclude``.
-
-    With whole abstracts the index would pass 15 MB near 10,000 papers (real
-    abstracts average 1,300 characters); the first 1,000 characters hold the
-    problem and the contribution. See docs/performance.md.
-    """
-    out, budget = [], SEARCH_ABSTRACT_CHARS
-    for para in abstract.split("\n\n"):
-        text = " ".join(para.split())
-        if not text:
-            continue
-        if budget <= 0:
-            out.append(("", text))
-            continue
-        cut = len(text) if len(text) <= budget else max(text.rfind(" ", 0, budget), 0)
-        head, tail = text[:cut], text[cut:]
-        budget = budget - len(head) if head else 0
-        out.append((head, tail))
-    return out
+def abstract_paragraphs(abstract: str) -> list[str]:
+    """The abstract's paragraphs, each on one line."""
+    return [text for text in (" ".join(para.split()) for para in abstract.split("\n\n")) if text]
 
 
 def safe_href(url: str | None) -> str | None:
@@ -114,7 +87,7 @@ def paper_page(ctx: SiteContext, paper: Paper) -> Html:
         paper=paper, title_fix=paper.corrected("title"), safe_href=safe_href,
         authors=[(ctx.authors[k].name, href(here, AUTHOR.format(ctx.authors[k].slug))) for k in paper.authors],
         venue=venue, venue_page=VENUE.format(venue.slug) if venue else None, links=links,
-        abstract=abstract_parts(paper.abstract) if paper.abstract else [],
+        abstract=abstract_paragraphs(paper.abstract) if paper.abstract else [],
         techniques=[(ctx.technique_name(t.technique), href(here, TECHNIQUE.format(t.technique)), t)
                     for t in paper.techniques],
         related=[(paper_line(ctx, ctx.papers[item.slug], here),
