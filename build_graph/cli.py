@@ -76,7 +76,7 @@ def cmd_suggest(args) -> int:
     from .suggest import format_suggestions, suggest
     from .tagging import Tagger
     if args.corpus:
-        from .corpus_eval import load_corpus_texts
+        from .devtools.corpus_eval import load_corpus_texts
         texts = load_corpus_texts(Path(args.corpus))
         from .curation import load_curation
         from .taxonomy import load_taxonomy
@@ -106,7 +106,7 @@ def cmd_diff(args) -> int:
 
 
 def cmd_evaluate(args) -> int:
-    from .blind_eval import check_sample, coverage, format_scores, load_blind_set, score
+    from .devtools.blind_eval import check_sample, coverage, format_scores, load_blind_set, score
     from .curation import load_curation
     from .tagging import Tagger
     from .taxonomy import load_taxonomy
@@ -118,7 +118,7 @@ def cmd_evaluate(args) -> int:
     print(format_scores(scores, taxonomy, show_errors=args.errors))
     status = 0 if scores.meets_goals() else 1
     if args.corpus:
-        from .corpus_eval import read_jsonl
+        from .devtools.corpus_eval import read_jsonl
         records = read_jsonl(Path(args.corpus))
         excluded = {(p.title, p.abstract) for name in blind.exclude_papers_of
                     for p in load_blind_set(Path(args.blind).parent / name, taxonomy).papers}
@@ -135,7 +135,7 @@ def cmd_evaluate(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import main as bench_main
+    from .devtools.bench import main as bench_main
     return bench_main(args)
 
 

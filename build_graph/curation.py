@@ -41,7 +41,8 @@ from .model import TechniqueOverride
 from .normalize.names import clean_spacing, name_key
 from .normalize.nonnames import NonNames, load_non_names
 from .normalize.venues import VenueTable, load_venues
-from .yamlio import LineDict, LineList, load_yaml_file
+from .yamlio import (ANY, DATE, LIST, NONEMPTY_TEXT, NONEMPTY_TEXTS, YEAR, Fields, LineDict, LineList,
+                     load_yaml_file)
 
 REFERENCE_DIR = Path(__file__).resolve().parent / "data"
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -156,52 +157,43 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-_SECTIONS = {"aliases": ("aliases", "splits"), "splits": ("aliases", "splits"),
-             "corrections": ("corrections", "unidentified"),
-             "unidentified": ("corrections", "unidentified")}
+# The fields of each curated file, top level and items (yamlio.Fields).
+_AUTHORS_FILE = Fields({"aliases": LIST, "splits": LIST})
+_CORRECTIONS_FILE = Fields({"corrections": LIST, "unidentified": LIST})
+_SECTIONS = {"aliases": _AUTHORS_FILE, "splits": _AUTHORS_FILE,
+             "corrections": _CORRECTIONS_FILE, "unidentified": _CORRECTIONS_FILE}
+ALIAS = Fields({"name": NONEMPTY_TEXT, "spellings": NONEMPTY_TEXTS, "source": NONEMPTY_TEXT},
+               required=("name", "spellings"))
+SPLIT = Fields({"name": NONEMPTY_TEXT, "people": LIST, "source": NONEMPTY_TEXT}, required=("name", "people"))
+SPLIT_PERSON = Fields({"id": NONEMPTY_TEXT, "display": NONEMPTY_TEXT, "papers": NONEMPTY_TEXTS},
+                      required=("id", "display", "papers"))
+CORRECTION = Fields({"paper": NONEMPTY_TEXT, "source": NONEMPTY_TEXT, "note": NONEMPTY_TEXT, "techniques": ANY,
+                     "title": NONEMPTY_TEXT, "authors": NONEMPTY_TEXTS, "venue": NONEMPTY_TEXT, "year": YEAR,
+                     "date": DATE, "arxiv": ANY, "doi": ANY},      # arxiv, doi: _identifier; techniques: _overrides
+                    required=("paper", "source"))
+UNIDENTIFIED = Fields({"paper": NONEMPTY_TEXT, "reason": NONEMPTY_TEXT}, required=("paper", "reason"))
 
 
-def _mapping_list(data, key: str, file: str, allowed: set[str]) -> list[tuple[LineDict, int]]:
+def _mapping_list(data, key: str, file: str, fields: Fields) -> list[tuple[LineDict, int]]:
+    """The items of the top-level list ``key``, each checked against ``fields``' keys."""
     if data is None:
         return []
-    if not isinstance(data, LineDict):
-        raise CurationError("expected a mapping at the top level", file=file, line=1)
-    unknown = set(data) - set(_SECTIONS[key])
-    if unknown:
-        bad = sorted(unknown, key=str)[0]
-        raise CurationError(f"unknown key {bad!r}", file=file, line=data.line_of(bad),
-                            expected="one of " + ", ".join(_SECTIONS[key]))
-    items = data.get(key)
+    top = _SECTIONS[key]
+    top.check(data, file, "the file", line=1)
+    items = top.get(data, key, file)
     if items is None:
         return []
-    if not isinstance(items, LineList):
-        raise CurationError(f"'{key}' must be a list", file=file, line=data.line_of(key))
-    out = []
-    for item, line in zip(items, items.item_lines):
-        if not isinstance(item, LineDict):
-            raise CurationError(f"each item of '{key}' must be a mapping", file=file, line=line)
-        for k in item:
-            if k not in allowed:
-                raise CurationError(f"unknown key {k!r}", file=file, line=item.line_of(k),
-                                    expected="one of " + ", ".join(sorted(allowed)))
-        out.append((item, line))
-    return out
+    return [(fields.check(item, file, f"each item of '{key}'", line), line)
+            for item, line in zip(items, items.item_lines)]
 
 
-def _text(item: LineDict, key: str, file: str, required: bool = True) -> str | None:
-    value = item.get(key)
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or not value.strip():
-        raise CurationError(f"'{key}' must be non-empty text", file=file, line=item.line_of(key))
-    return clean_spacing(value)
+def _text(item: LineDict, key: str, file: str, fields: Fields) -> str | None:
+    value = fields.get(item, key, file)
+    return clean_spacing(value) if value is not None else None
 
 
-def _texts(item: LineDict, key: str, file: str) -> list[str]:
-    value = item.get(key)
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
-        raise CurationError(f"'{key}' must be a non-empty list of text", file=file, line=item.line_of(key))
-    return [clean_spacing(v) for v in value]
+def _texts(item: LineDict, key: str, file: str, fields: Fields) -> list[str]:
+    return [clean_spacing(v) for v in fields.get(item, key, file)]
 
 
 def load_authors(path: Path, file: str) -> tuple[list[AuthorAlias], list[AuthorSplit]]:
@@ -209,9 +201,9 @@ def load_authors(path: Path, file: str) -> tuple[list[AuthorAlias], list[AuthorS
         return [], []
     data = load_yaml_file(path, file)
     aliases, seen = [], {}
-    for item, line in _mapping_list(data, "aliases", file, {"name", "spellings", "source"}):
-        alias = AuthorAlias(_text(item, "name", file), _texts(item, "spellings", file),
-                            _text(item, "source", file, required=False), line)
+    for item, line in _mapping_list(data, "aliases", file, ALIAS):
+        alias = AuthorAlias(_text(item, "name", file, ALIAS), _texts(item, "spellings", file, ALIAS),
+                            _text(item, "source", file, ALIAS), line)
         for spelling in alias.spellings:
             key = name_key(spelling)
             if key == name_key(alias.name):
@@ -222,22 +214,20 @@ def load_authors(path: Path, file: str) -> tuple[list[AuthorAlias], list[AuthorS
             seen[key] = line
         aliases.append(alias)
     splits, split_names, ids = [], {}, {}
-    for item, line in _mapping_list(data, "splits", file, {"name", "people", "source"}):
-        name = _text(item, "name", file)
+    for item, line in _mapping_list(data, "splits", file, SPLIT):
+        name = _text(item, "name", file, SPLIT)
         if name_key(name) in split_names:
             raise CurationError(f"{name!r} is already split (line {split_names[name_key(name)]})",
                                 file=file, line=line)
         split_names[name_key(name)] = line
-        people_items = item.get("people")
-        if not isinstance(people_items, LineList) or len(people_items) < 2:
+        people_items = SPLIT.get(item, "people", file)
+        if len(people_items) < 2:
             raise CurationError("'people' must list at least two people", file=file,
                                 line=item.line_of("people"))
         people = []
         for person, person_line in zip(people_items, people_items.item_lines):
-            if not isinstance(person, LineDict) or set(person) != {"id", "display", "papers"}:
-                raise CurationError("each person needs exactly 'id', 'display' and 'papers'",
-                                    file=file, line=person_line)
-            pid = _text(person, "id", file)
+            person = SPLIT_PERSON.check(person, file, "each person", person_line)
+            pid = _text(person, "id", file, SPLIT_PERSON)
             if not _ID.match(pid):
                 raise CurationError(f"id {pid!r} must be kebab-case (a-z, 0-9, hyphens)",
                                     file=file, line=person.line_of("id"))
@@ -245,9 +235,9 @@ def load_authors(path: Path, file: str) -> tuple[list[AuthorAlias], list[AuthorS
                 raise CurationError(f"duplicate person id {pid!r} (line {ids[pid]})", file=file,
                                     line=person.line_of("id"))
             ids[pid] = person.line_of("id")
-            people.append(SplitPerson(pid, _text(person, "display", file),
-                                      _texts(person, "papers", file), person_line))
-        splits.append(AuthorSplit(name, people, _text(item, "source", file, required=False), line))
+            people.append(SplitPerson(pid, _text(person, "display", file, SPLIT_PERSON),
+                                      _texts(person, "papers", file, SPLIT_PERSON), person_line))
+        splits.append(AuthorSplit(name, people, _text(item, "source", file, SPLIT), line))
     return aliases, splits
 
 
@@ -283,24 +273,13 @@ def _identifier(item: LineDict, key: str, file: str) -> str:
 
 
 def _correction_value(item: LineDict, key: str, file: str):
-    value = item[key]
-    line = item.line_of(key)
-    if key == "year":
-        if not isinstance(value, int) or isinstance(value, bool) or not 1900 <= value <= 2100:
-            raise CurationError("'year' must be a four-digit number", file=file, line=line)
-        return value
-    if key == "date":
-        value = value.isoformat() if isinstance(value, dt.date) else value
-        try:
-            dt.date.fromisoformat(str(value))
-        except ValueError:
-            raise CurationError("'date' must be YYYY-MM-DD", file=file, line=line) from None
-        return str(value)
-    if key == "authors":
-        return _texts(item, key, file)
     if key in ("arxiv", "doi"):
         return _identifier(item, key, file)
-    return _text(item, key, file)
+    if key == "authors":
+        return _texts(item, key, file, CORRECTION)
+    if key in ("year", "date"):
+        return CORRECTION.get(item, key, file)
+    return _text(item, key, file, CORRECTION)
 
 
 def load_corrections(path: Path, file: str) -> tuple[list[Correction], list[Unidentified]]:
@@ -308,10 +287,9 @@ def load_corrections(path: Path, file: str) -> tuple[list[Correction], list[Unid
         return [], []
     data = load_yaml_file(path, file)
     out, seen = [], {}                      # (paper, field) -> line that set it
-    for item, line in _mapping_list(data, "corrections", file,
-                                    {"paper", "source", "note", "techniques", *CORRECTABLE}):
-        paper = _text(item, "paper", file)
-        source = _text(item, "source", file)
+    for item, line in _mapping_list(data, "corrections", file, CORRECTION):
+        paper = _text(item, "paper", file, CORRECTION)
+        source = _text(item, "source", file, CORRECTION)
         values, value_lines = {}, {}
         for key in CORRECTABLE:
             if key not in item:
@@ -349,16 +327,16 @@ def load_corrections(path: Path, file: str) -> tuple[list[Correction], list[Unid
             raise CurationError("a correction must change at least one of "
                                 + ", ".join([*CORRECTABLE, "techniques"]), file=file, line=line)
         out.append(Correction(paper, values, source, overrides, line,
-                              note=_text(item, "note", file, required=False),
+                              note=_text(item, "note", file, CORRECTION),
                               author_lines=author_lines, value_lines=value_lines))
     unidentified, listed = [], {}
-    for item, line in _mapping_list(data, "unidentified", file, {"paper", "reason"}):
-        paper = _text(item, "paper", file)
+    for item, line in _mapping_list(data, "unidentified", file, UNIDENTIFIED):
+        paper = _text(item, "paper", file, UNIDENTIFIED)
         if paper in listed:
             raise CurationError(f"paper {paper!r} is already listed at line {listed[paper]}",
                                 file=file, line=line)
         listed[paper] = line
-        unidentified.append(Unidentified(paper, _text(item, "reason", file), line))
+        unidentified.append(Unidentified(paper, _text(item, "reason", file, UNIDENTIFIED), line))
     return out, unidentified
 
 

@@ -32,10 +32,13 @@ from pathlib import Path
 from .errors import CurationError, Finding
 from .model import TechniqueTag
 from .normalize.papers import HEADING_SEPARATOR
-from .yamlio import LineDict, LineList, load_yaml_file
+from .yamlio import LIST, NONEMPTY_TEXT, TEXTS, Fields, load_yaml_file
 
 FILE_NAME = "headings.yaml"
-_ALLOWED = {"heading", "techniques", "source"}
+# techniques may be empty: a heading that names no technique is still worth mapping (to nothing).
+FIELDS = Fields({"heading": NONEMPTY_TEXT, "techniques": TEXTS, "source": NONEMPTY_TEXT},
+                required=("heading", "techniques", "source"))
+FILE = Fields({"headings": LIST}, required=("headings",))
 _NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-Z]\.)\s+")
 
 
@@ -74,27 +77,15 @@ class HeadingMap:
 def load_headings(path: Path, display: str) -> HeadingMap:
     if not path.exists():
         return HeadingMap([], display)
-    data = load_yaml_file(path, display)
-    items = data.get("headings") if isinstance(data, LineDict) else None
-    if not isinstance(items, LineList):
-        raise CurationError("expected a top-level 'headings:' list", file=display, line=1)
+    data = FILE.check(load_yaml_file(path, display), display, "headings.yaml", line=1)
+    items = FILE.get(data, "headings", display)
     rules, seen = [], {}
     for item, line in zip(items, items.item_lines):
-        if not isinstance(item, LineDict) or not {"heading", "techniques", "source"} <= set(item):
-            raise CurationError("each heading needs 'heading', 'techniques' and 'source'",
-                                file=display, line=line)
-        unknown = set(item) - _ALLOWED
-        if unknown:
-            raise CurationError(f"unknown key {sorted(unknown)[0]!r}", file=display, line=line,
-                                expected="one of " + ", ".join(sorted(_ALLOWED)))
-        heading, source, techniques = item["heading"], item["source"], item["techniques"]
-        if not isinstance(heading, str) or not heading_key(heading):
-            raise CurationError("'heading' must be non-empty text", file=display, line=line)
-        if not isinstance(source, str) or not source.strip():
-            raise CurationError("'source' must say why the mapping is right", file=display, line=line)
-        if not isinstance(techniques, list) or not all(isinstance(t, str) for t in techniques):
-            raise CurationError("'techniques' must be a list of technique ids (may be empty)",
-                                file=display, line=line)
+        item = FIELDS.check(item, display, "each heading", line)
+        heading, techniques, source = (FIELDS.get(item, key, display) for key in ("heading", "techniques", "source"))
+        if not heading_key(heading):
+            raise CurationError("the heading has no words once numbering and punctuation are removed",
+                                file=display, line=item.line_of("heading"), found=heading)
         key = heading_key(heading)
         if key in seen:
             raise CurationError(f"heading {heading!r} is already mapped on line {seen[key]}",

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 
 import networkx as nx
 import numpy as np
@@ -44,8 +44,6 @@ ANCHOR_SPACING = 260.0     # px between neighbouring anchors, at least
 PAPER_RING = (64.0, 26.0)  # (first radius, clear of a big anchor node; spiral step)
 AUTHOR_RING = (18.0, 12.0)
 LEAN = 0.35                # how far a paper leans from its main anchor to its centroid
-_CACHE: OrderedDict[str, dict[str, Position]] = OrderedDict()
-_CACHE_SIZE = 4
 
 
 def _digest(text: str) -> int:
@@ -290,18 +288,13 @@ def compute_layout(graph: nx.DiGraph) -> dict[str, Position]:
     return {node: (_round(x), _round(y)) for node, (x, y) in positions.items()}
 
 
-def global_layout(graph: nx.DiGraph) -> dict[str, Position]:
-    """Positions for every node, reused while the graph's structure is unchanged."""
-    key = structure_key(graph)
-    cached = _CACHE.get(key)
-    if cached is None:
-        cached = compute_layout(graph)
-        _CACHE[key] = cached
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
-    return cached
+def global_layout(graph: nx.DiGraph, caches=None) -> dict[str, Position]:
+    """Positions for every node. With ``caches`` (a ``caches.BuildCaches``), reused
+    while the graph's structure is unchanged: under ``mkdocs serve`` most edits
+    change a paper's text, not who is linked to whom."""
+    if caches is None:
+        return compute_layout(graph)
+    return caches.layout(structure_key(graph), lambda: compute_layout(graph))
 
 
 def radial_layout(centre: str, neighbours: list[str], radius: float = 150.0,

@@ -9,8 +9,11 @@ module only wires them together and decides what an error means:
 * ``build_atlas(..., strict=True)`` (the MkDocs hook) raises instead, because a
   published site must never silently miss a listing.
 
-Parsing is cached by file content (``ParseCache``), so a long-running
-``mkdocs serve`` re-parses only the listing that changed.
+What is worth keeping between builds (parsed listings, the compiled
+taxonomy, tags per paper text) lives in one ``caches.BuildCaches``, passed in
+by the caller: ``SiteBuilder`` keeps one for as long as ``mkdocs serve``
+runs, so a rebuild re-parses only the listing that changed. Without one, a
+build starts cold.
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from weakref import WeakKeyDictionary
 
 import networkx as nx
 
+from .caches import BuildCaches, ParseCache
 from .curation import Curation, load_curation
 from .errors import AtlasError, CurationError, EncodingError, Finding
 from .graph import build_graph
@@ -57,23 +60,12 @@ class Atlas:
     errors: list[AtlasError]
     seeds_dir: Path
     curated_files: dict[str, Path] = field(default_factory=dict)    # name -> the file read
+    # The caches it was built with; the renderer takes the global layout from them.
+    caches: BuildCaches = field(default_factory=BuildCaches, compare=False, repr=False)
 
     @property
     def findings(self) -> list[Finding]:
         return self.corpus.findings
-
-
-class ParseCache:
-    """Parsed listings keyed by (file name, sha256 of bytes)."""
-
-    def __init__(self):
-        self._entries: dict[tuple[str, str], tuple[ParsedListing, list[int]]] = {}
-
-    def get(self, name: str, raw: bytes):
-        return self._entries.get((name, hashlib.sha256(raw).hexdigest()))
-
-    def put(self, name: str, raw: bytes, value) -> None:
-        self._entries[(name, hashlib.sha256(raw).hexdigest())] = value
 
 
 def read_sources(seeds_dir: Path, cache: ParseCache | None = None) -> SourceSet:
@@ -110,13 +102,13 @@ def _parse_listing(path: Path, name: str, cache: ParseCache | None, structured: 
         raise EncodingError(f"file is {size:,} bytes; listings are limited to "
                             f"{MAX_LISTING_BYTES:,} bytes", file=name)
     raw = path.read_bytes()
-    cached = cache.get(name, raw) if cache else None
-    if cached:
+    cached = cache.get(name, raw) if cache is not None else None
+    if cached is not None:
         return cached
     text = decode_listing(raw, name)
     parsed = structured_entries.parse(text, name) if structured else parse_text(text, name)
     value = (parsed, years_mentioned(text))
-    if cache:
+    if cache is not None:
         cache.put(name, raw, value)
     return value
 
@@ -136,20 +128,17 @@ def apply_overrides(paper, taxonomy: Taxonomy) -> None:
     paper.techniques.sort(key=lambda t: order[t.technique])
 
 
-# Tags by (title, abstract), per compiled tagger: ``tagger.tag`` depends on nothing
-# else, so ``mkdocs serve`` re-tags only the papers whose text changed. Entries
-# not seen in the latest build are dropped.
-_TAG_MEMO: WeakKeyDictionary = WeakKeyDictionary()
-
-
 def tag_papers(corpus: Corpus, tagger: Tagger, taxonomy: Taxonomy | None = None,
-               headings: HeadingMap | None = None) -> None:
+               headings: HeadingMap | None = None, caches: BuildCaches | None = None) -> None:
     """Attach techniques (with evidence) to every paper; report papers with none.
 
     Order: the tagger's matches, then the techniques of the list headings the
     paper is filed under (``data/headings.yaml``), then curators' overrides,
-    which may remove either."""
-    previous = _TAG_MEMO.get(tagger, {})
+    which may remove either.
+
+    ``tagger.tag`` depends on the paper's title and abstract only, so with
+    ``caches`` a rebuild re-tags only the papers whose text changed."""
+    previous = caches.tags(tagger) if caches is not None else {}
     memo: dict[tuple, tuple] = {}
     for paper in corpus.papers:
         key = (paper.title, paper.abstract)
@@ -172,40 +161,41 @@ def tag_papers(corpus: Corpus, tagger: Tagger, taxonomy: Taxonomy | None = None,
             first = paper.sources[0]
             corpus.findings.append(Finding(first.file, first.line or None, "no-technique",
                                            f"{paper.label!r} matches no technique in the taxonomy"))
-    _TAG_MEMO[tagger] = memo
+    if caches is not None:
+        caches.keep_tags(tagger, memo)
 
 
-_TAXONOMY_CACHE: dict[tuple[str, str], tuple[Taxonomy, Tagger]] = {}
-
-
-def load_tagging(path: Path) -> tuple[Taxonomy, Tagger]:
-    """Taxonomy and compiled tagger, reused while the taxonomy file is unchanged.
-
-    Compiling the tagger's ~4,000 patterns costs more than parsing and
-    normalising all seed listings, so ``mkdocs serve`` and the test suite keep
-    one per taxonomy content.
+def load_tagging(path: Path, caches: BuildCaches | None = None) -> tuple[Taxonomy, Tagger]:
+    """Taxonomy and compiled tagger; with ``caches``, reused while the taxonomy
+    file's content is unchanged (compiling the tagger's ~4,000 patterns costs
+    more than parsing and normalising all seed listings).
     """
     if not path.is_file():
         raise CurationError("the technique taxonomy is missing", file=str(path),
                             expected="taxonomy.yaml (see docs/tagging.md)")
-    key = (str(path.resolve()), hashlib.sha256(path.read_bytes()).hexdigest())
-    if key in _TAXONOMY_CACHE:
-        return _TAXONOMY_CACHE[key]
-    taxonomy = load_taxonomy(path)
-    value = (taxonomy, Tagger(taxonomy))
-    _TAXONOMY_CACHE.clear()
-    _TAXONOMY_CACHE[key] = value
-    return value
+
+    def compile_tagging() -> tuple[Taxonomy, Tagger]:
+        taxonomy = load_taxonomy(path)
+        return taxonomy, Tagger(taxonomy)
+
+    if caches is None:
+        return compile_tagging()
+    # The path is part of the key: the taxonomy's error messages name its file.
+    digest = hashlib.sha256(str(path.resolve()).encode() + b"\0" + path.read_bytes()).hexdigest()
+    return caches.tagging(digest, compile_tagging)
 
 
 def build_atlas(seeds_dir: Path, data_dir: Path | None = None, *, strict: bool = False,
-                cache: ParseCache | None = None, curation: Curation | None = None) -> Atlas:
+                caches: BuildCaches | None = None, curation: Curation | None = None) -> Atlas:
+    """Every stage in order. ``caches``: what to reuse from earlier builds of the
+    same process (``SiteBuilder`` passes its own); without it, a cold build."""
     seeds_dir = Path(seeds_dir)
     if not seeds_dir.is_dir():
         raise AtlasError("seeds folder does not exist", file=str(seeds_dir))
     curation = curation or load_curation(data_dir)
-    taxonomy, tagger = load_tagging(curation.taxonomy_file)
-    sources = read_sources(seeds_dir, cache)
+    caches = caches if caches is not None else BuildCaches()
+    taxonomy, tagger = load_tagging(curation.taxonomy_file, caches)
+    sources = read_sources(seeds_dir, caches.parses)
     if strict and sources.errors:
         if len(sources.errors) == 1:
             raise sources.errors[0]
@@ -214,9 +204,9 @@ def build_atlas(seeds_dir: Path, data_dir: Path | None = None, *, strict: bool =
     corpus = normalize(resolve_bibtex(sources.listings), sources.sidecars, curation, sources.years)
     headings = load_headings(curation.source_files()[HEADINGS_FILE], HEADINGS_FILE)
     headings.check(taxonomy)
-    tag_papers(corpus, tagger, taxonomy, headings)
+    tag_papers(corpus, tagger, taxonomy, headings, caches)
     corpus.findings.extend(unmapped_headings(corpus.papers, headings, tagger))
     graph = build_graph(corpus, taxonomy)
     return Atlas(corpus=corpus, taxonomy=taxonomy, graph=graph,
                  related=related_papers(corpus.papers), errors=sources.errors, seeds_dir=seeds_dir,
-                 curated_files=curation.source_files())
+                 curated_files=curation.source_files(), caches=caches)

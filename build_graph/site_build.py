@@ -1,8 +1,10 @@
 """Builds the generated part of the site, remembering work between builds.
 
-``mkdocs serve`` rebuilds on every change. ``SiteBuilder`` keeps a parse
-cache keyed by file content and reuses the whole rendered result when no
-input file changed, so editing one listing re-parses one listing.
+``mkdocs serve`` rebuilds on every change. ``SiteBuilder`` lives as long as
+the MkDocs plugin does, so it owns the process's one ``BuildCaches`` (parsed
+listings, compiled taxonomy, tags, layouts; see ``caches.py``) and hands it
+to every build; it also reuses the whole rendered result when no input file
+changed. Editing one listing re-parses one listing.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .curation import REFERENCE_DIR
-from .pipeline import ParseCache, build_atlas
+from .caches import BuildCaches
+from .pipeline import build_atlas
 from .render.notes import edit_targets, load_notes
 from .render.site import render_site
 from .sources import seed_files
@@ -57,7 +60,7 @@ def collector_paused():
 
 class SiteBuilder:
     def __init__(self):
-        self.cache = ParseCache()
+        self.caches = BuildCaches()
         self._last: tuple[str, dict[str, str]] | None = None
         self.previous: dict[str, str] = {}      # the files of the build before the last one
         self.atlas = None
@@ -73,7 +76,7 @@ class SiteBuilder:
             return self._build(fingerprint, seeds_dir, data_dir, notes_dir)
 
     def _build(self, fingerprint: str, seeds_dir: Path, data_dir: Path | None, notes_dir: Path | None) -> dict[str, str]:
-        self.atlas = build_atlas(seeds_dir, data_dir, strict=True, cache=self.cache)
+        self.atlas = build_atlas(seeds_dir, data_dir, strict=True, caches=self.caches)
         valid = {
             "papers": {p.slug for p in self.atlas.corpus.papers},
             "authors": {a.slug for a in self.atlas.corpus.authors.values()},
@@ -83,5 +86,6 @@ class SiteBuilder:
         notes = load_notes(notes_dir, valid)
         pages = render_site(self.atlas, notes)
         self.edit_targets = edit_targets(self.atlas, notes)
+        self.caches.finish_build()
         self._last = (fingerprint, pages)
         return pages

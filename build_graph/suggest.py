@@ -7,7 +7,7 @@ for each so a contributor can decide whether it deserves a technique (and
 write an honest description and aliases for it).
 
 Wired into the CLI as ``python -m build_graph suggest``; also available as
-``python -m build_graph.corpus_eval CORPUS --suggest 50`` on untagged papers.
+``python -m build_graph.devtools.corpus_eval CORPUS --suggest 50`` on untagged papers.
 """
 
 from __future__ import annotations

@@ -101,6 +101,8 @@ def term_regex(term: str, acronym: bool = False) -> str:
 
 @lru_cache(maxsize=16384)
 def _compile_term(term: str, acronym: bool) -> re.Pattern:
+    # A pure function of one term (no build state, see caches.py): the same
+    # term compiles to the same pattern in every build and every taxonomy.
     # Always called as (term, acronym), positionally: lru_cache keys f(x),
     # f(x, False) and f(x, acronym=False) apart, and the Tagger relies on
     # hitting the patterns the taxonomy check compiled.
@@ -152,6 +154,7 @@ def _alias_keys(alias: str) -> set[str]:
 
 @lru_cache(maxsize=4096)
 def _token_pattern(token: str) -> re.Pattern:
+    """A whole-word pattern for one token; cached as a pure function of it."""
     return re.compile(r"(?<!\w)" + re.escape(token) + r"(?!\w)")
 
 

@@ -15,14 +15,16 @@ from pathlib import Path
 from .errors import CurationError, TaxonomyError
 from .model import Technique
 from .tagging import Sense, find_term, sense_matches
-from .yamlio import LineDict, LineList, load_yaml_file
+from .yamlio import FLAG, LIST, NONEMPTY_TEXT, TEXTS, Fields, LineDict, LineList, load_yaml_file
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_AREA_KEYS = {"id", "name", "description"}
-_TECHNIQUE_KEYS = {"id", "name", "parent", "description", "aliases", "acronyms", "examples", "counterexamples",
-                   "context", "context_terms", "exclude", "covered_by", "require_strong"}
 _TEXT_LISTS = ("aliases", "acronyms", "examples", "counterexamples", "context", "context_terms", "exclude",
                "covered_by")
+_AREA = Fields(dict.fromkeys(("id", "name", "description"), NONEMPTY_TEXT), required=("id", "name", "description"))
+_TECHNIQUE = Fields({**dict.fromkeys(("id", "name", "parent", "description"), NONEMPTY_TEXT),
+                     **dict.fromkeys(_TEXT_LISTS, TEXTS), "require_strong": FLAG},
+                    required=("id", "name", "parent", "description"))
+_FILE = Fields({"areas": LIST, "techniques": LIST}, required=("areas", "techniques"))
 _CONTEXT_WORD = re.compile(r"^[a-z0-9]+$")
 _SINGULAR = {"aliases": "alias", "acronyms": "acronym"}
 
@@ -87,45 +89,24 @@ class _Problems:
         raise err
 
 
-def _text(entry: LineDict, key: str, problems: _Problems) -> str:
-    value = entry.get(key)
-    if not isinstance(value, str) or not value.strip():
-        line = entry.line_of(key)
-        problems.add(line, f"'{key}' must be a non-empty string" if key in entry
-                     else f"missing required field '{key}'")
-        return ""
-    return value.strip()
+def _field(fields: Fields, entry: LineDict, key: str, problems: _Problems):
+    """The field's value, or None after noting what is wrong with it: the taxonomy
+    reports every problem at once, so it collects instead of raising."""
+    value, problem = fields.value_problem(entry, key)
+    if problem:
+        problems.add(problem.line, _message(problem))
+    return value
+
+
+def _message(problem) -> str:
+    return problem.message + "".join(f"; {label} {text}" for label, text in
+                                     (("expected", problem.expected), ("found", problem.found)) if text)
 
 
 def _text_list(entry: LineDict, key: str, problems: _Problems) -> list[tuple[str, int]]:
     """The strings of a list field with their lines; [] if absent or broken."""
-    value = entry.get(key)
-    if value is None:
-        return []
-    if not isinstance(value, LineList):
-        problems.add(entry.line_of(key), f"'{key}' must be a list of strings")
-        return []
-    out = []
-    for item, line in zip(value, value.item_lines):
-        if not isinstance(item, str) or not item.strip():
-            problems.add(line, f"'{key}' items must be non-empty strings, found {item!r}")
-        else:
-            out.append((item.strip(), line))
-    return out
-
-
-def _flag(entry: LineDict, key: str, problems: _Problems) -> bool:
-    value = entry.get(key, False)
-    if not isinstance(value, bool):
-        problems.add(entry.line_of(key), f"'{key}' must be true or false, found {value!r}")
-        return False
-    return value
-
-
-def _check_keys(entry: LineDict, allowed: set[str], what: str, problems: _Problems) -> None:
-    for key in entry:
-        if key not in allowed:
-            problems.add(entry.line_of(key), f"unknown key '{key}' in {what}; allowed: {', '.join(sorted(allowed))}")
+    value = _field(_TECHNIQUE, entry, key, problems)
+    return list(zip(value, entry[key].item_lines)) if value else []
 
 
 def _read_entry(entry, is_area: bool, seen: dict[str, int], problems: _Problems, tax: Taxonomy) -> None:
@@ -133,28 +114,30 @@ def _read_entry(entry, is_area: bool, seen: dict[str, int], problems: _Problems,
     if not isinstance(entry, LineDict):
         problems.add(getattr(entry, "line", 0) or 1, f"each {what} must be a mapping, found {entry!r:.60}")
         return
-    _check_keys(entry, _AREA_KEYS if is_area else _TECHNIQUE_KEYS, what, problems)
-    tid = _text(entry, "id", problems)
+    fields = _AREA if is_area else _TECHNIQUE
+    for problem in fields.key_problems(entry):
+        problems.add(problem.line, f"{_message(problem)} (in {what} {entry.get('id', '')!r})")
+    tid = _field(fields, entry, "id", problems)
     if tid and not _ID.match(tid):
         problems.add(entry.line_of("id"), f"id {tid!r} is not kebab-case (a-z, 0-9, single hyphens)")
     if tid in seen:
         problems.add(entry.line_of("id"), f"duplicate id {tid!r} (first defined at line {seen[tid]})")
         return
-    name = _text(entry, "name", problems)
-    description = _text(entry, "description", problems)
+    name = _field(fields, entry, "name", problems) or ""
+    description = _field(fields, entry, "description", problems) or ""
     if not tid:
         return
     seen[tid] = entry.line_of("id")
     if is_area:
         tax.techniques[tid] = Technique(tid, name, None, description, is_area=True, line=entry.line)
         return
-    parent = _text(entry, "parent", problems) or None
+    parent = _field(fields, entry, "parent", problems)
     lists = {key: _text_list(entry, key, problems) for key in _TEXT_LISTS}
     tech = Technique(tid, name, parent, description, aliases=[a for a, _ in lists["aliases"]],
                      acronyms=[a for a, _ in lists["acronyms"]], line=entry.line,
                      context=[w for w, _ in lists["context"]], context_terms=[t for t, _ in lists["context_terms"]],
                      exclude=[x for x, _ in lists["exclude"]], covered_by=[c for c, _ in lists["covered_by"]],
-                     require_strong=_flag(entry, "require_strong", problems))
+                     require_strong=bool(_field(fields, entry, "require_strong", problems)))
     tax.techniques[tid] = tech
     tax.examples[tid] = [e for e, _ in lists["examples"]]
     tax.counterexamples[tid] = [c for c, _ in lists["counterexamples"]]
@@ -265,14 +248,17 @@ def load_taxonomy(path: Path, display: str | None = None) -> Taxonomy:
     problems = _Problems(display)
     if not isinstance(data, LineDict):
         raise TaxonomyError("the taxonomy must be a mapping with 'areas' and 'techniques'", file=display, line=1)
-    _check_keys(data, {"areas", "techniques"}, "the top level", problems)
+    for problem in _FILE.key_problems(data):
+        problems.add(problem.line, f"{_message(problem)} (at the top level)")
     tax = Taxonomy(techniques={}, file=display)
     seen: dict[str, int] = {}
     entries: dict[str, LineDict] = {}
     for key, is_area in (("areas", True), ("techniques", False)):
-        items = data.get(key)
-        if not isinstance(items, LineList) or not items:
-            problems.add(data.line_of(key), f"'{key}' must be a non-empty list")
+        items = _field(_FILE, data, key, problems)
+        if items is None:
+            continue
+        if not items:
+            problems.add(data.line_of(key), f"'{key}' must not be empty")
             continue
         for entry in items:
             before = set(tax.techniques)

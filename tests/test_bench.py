@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from build_graph.synth import write_synthetic_seeds
+from build_graph.devtools.synth import write_synthetic_seeds
 from site_pages import search_fragments
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,7 +66,7 @@ def test_synth_uses_real_listing_formats(tmp_path):
 # --- the benchmark, once, tiny ---------------------------------------------------------------
 
 def test_bench_smoke(tmp_path):
-    from build_graph.bench import STAGES, format_table, run_bench
+    from build_graph.devtools.bench import STAGES, format_table, run_bench
     report = run_bench(10, seed=1, keep=tmp_path / "work", floor=False, rebuild=False)
     assert report["papers"] == 10
     for stage in STAGES:
@@ -95,7 +95,7 @@ def test_serve_rebuilds_only_what_an_edit_changed(tmp_path):
     the benchmark runs them (one long-lived process, config reloaded per build):
     an unchanged rebuild reuses the parsed atlas, and the site still holds
     every page, the new text, and a search index with every paper once."""
-    from build_graph.bench import format_table, run_bench
+    from build_graph.devtools.bench import format_table, run_bench
     work = tmp_path / "work"
     report = run_bench(6, seed=2, keep=work, floor=False, memory=False, rebuild=True)
     for kind in ("rebuild", "rebuild_dirty"):

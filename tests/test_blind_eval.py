@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from build_graph.blind_eval import (GOAL_PRECISION, GOAL_RECALL, BlindPaper, check_sample, draw_venue_years,
+from build_graph.devtools.blind_eval import (GOAL_PRECISION, GOAL_RECALL, BlindPaper, check_sample, draw_venue_years,
                                     drawn_records, load_blind_set, score)
 from build_graph.cli import main as cli_main
 from build_graph.curation import REFERENCE_DIR

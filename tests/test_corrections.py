@@ -219,7 +219,7 @@ BAD = [
     ("  - paper: {p}\n    title: A\n    sources: x\n", 4, "unknown key 'sources'"),
     ("  - paper: {p}\n    title: A\n    source: x\nunidentified:\n  - paper: {p}\n    reason: r\n", 6,
      "has a title ('A'); remove it from 'unidentified'"),
-    ("  []\nunidentified:\n  - paper: {p}\n", 4, "'reason' must be non-empty text"),
+    ("  []\nunidentified:\n  - paper: {p}\n", 4, "missing required key 'reason'"),
     ("  []\naliases: []\n", 3, "unknown key 'aliases'"),
 ]
 

@@ -163,7 +163,7 @@ def test_correction_gives_an_untitled_paper_its_title(listed_atlas, root, tmp_pa
     ("corrections.yaml", "corrections:\n  - paper: pipelines-revisited\n    colour: red\n    source: x\n", 3,
      "unknown key 'colour'"),
     ("corrections.yaml", "corrections:\n  - paper: pipelines-revisited\n    year: 2020\n", 2,
-     "'source' must be non-empty text"),
+     "missing required key 'source'"),
     ("corrections.yaml", "corrections:\n  - {paper: pipelines-revisited, year: 2020, source: a}\n"
      "  - {paper: pipelines-revisited, year: 2021, source: b}\n", 3, "'year' of paper 'pipelines-revisited' "
      "is already corrected at line 2"),

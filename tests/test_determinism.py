@@ -44,12 +44,6 @@ except ImportError:                                   # pragma: no cover
     citation_keys = None
 
 
-def _clear_caches() -> None:
-    """In-process caches must not be what makes a second build identical."""
-    if layout is not None and hasattr(layout, "_CACHE"):
-        layout._CACHE.clear()
-
-
 def _digest(pages: dict) -> dict[str, str]:
     """Pages (``Html``: body, title, contents, metadata) and files, by content hash."""
     return {path: hashlib.sha256((repr(text) if isinstance(text, Html) else text).encode("utf-8")).hexdigest()
@@ -64,7 +58,8 @@ def _as_files(pages: dict) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def baseline(atlas):
-    _clear_caches()
+    # ``atlas`` and every build below have their own BuildCaches (none is passed),
+    # so no in-process cache can be what makes a second build identical.
     return render_site(atlas)
 
 
@@ -136,7 +131,6 @@ def test_second_build_at_another_time_is_byte_identical(monkeypatch, atlas, base
     monkeypatch.setattr(time, "gmtime", lambda *a: _REAL_DATETIME.utcfromtimestamp(fake).timetuple())
     monkeypatch.setattr(dt, "datetime", _FakeDatetime)
     monkeypatch.setattr(dt, "date", _FakeDate)
-    _clear_caches()
     again = build_atlas(SEEDS, SEEDS.parent / "data", strict=True)
     pages = render_site(again)
     monkeypatch.undo()
@@ -309,7 +303,6 @@ def test_adding_an_unrelated_listing_changes_no_existing_identifier(tmp_path, at
 
 @pytest.mark.skipif(layout is None, reason="build_graph/layout.py not present")
 def test_layout_is_identical_across_runs_and_insertion_order(atlas):
-    _clear_caches()
     first = layout.compute_layout(atlas.graph)
     second = layout.compute_layout(atlas.graph)
     assert first == second and len(first) == atlas.graph.number_of_nodes()
@@ -320,5 +313,8 @@ def test_layout_is_identical_across_runs_and_insertion_order(atlas):
     assert all(isinstance(x, float) and isinstance(y, float) for x, y in first.values())
     assert all(str(v) != "-0.0" for xy in first.values() for v in xy)
     if hasattr(layout, "global_layout"):
-        _clear_caches()
+        from build_graph.caches import BuildCaches
+        caches = BuildCaches()
         assert layout.global_layout(atlas.graph) == first
+        assert layout.global_layout(atlas.graph, caches) == first           # computed
+        assert layout.global_layout(shuffled, caches) is layout.global_layout(atlas.graph, caches)  # reused

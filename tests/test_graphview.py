@@ -128,11 +128,14 @@ def test_force_layout_runs_on_anchors_only(monkeypatch):
 
 
 def test_layout_is_cached_by_structure():
+    from build_graph.caches import BuildCaches
+    caches = BuildCaches()
     graph = toy_graph(papers=50)
-    first = global_layout(graph)
-    assert global_layout(toy_graph(order=5, papers=50)) is first
+    first = global_layout(graph, caches)
+    assert global_layout(toy_graph(order=5, papers=50), caches) is first
+    assert global_layout(toy_graph(order=5, papers=50)) == first        # no caches: computed again, same
     graph.add_edge("paper:p1", "technique:t11", type="uses")
-    assert global_layout(graph) is not first
+    assert global_layout(graph, caches) is not first
 
 
 def test_no_two_nodes_share_a_position():

@@ -133,7 +133,7 @@ OTHER_ISSUE = ("graph/",)
 
 @pytest.mark.slow
 def test_no_page_passes_the_bound_in_a_field_sized_atlas(tmp_path):
-    from build_graph.synth import write_synthetic_seeds
+    from build_graph.devtools.synth import write_synthetic_seeds
     seeds = tmp_path / "seeds"
     seeds.mkdir()
     write_synthetic_seeds(seeds, 2500, 0)

@@ -267,7 +267,7 @@ _YAML_SCALARS = st.one_of(
                      "[" * 2000, "<<: {a: 1}", "? [a]\n: b", "!!set {a, b}", "1" * 5000]))
 _YAML_VALUES = st.recursive(_YAML_SCALARS,
                             lambda inner: st.lists(inner, max_size=3)
-                            | st.dictionaries(st.sampled_from(sorted(structured.ALLOWED) + ["x", "papers"]),
+                            | st.dictionaries(st.sampled_from(sorted(structured.FIELDS.kinds) + ["x", "papers"]),
                                               inner, max_size=4),
                             max_leaves=12)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from build_graph.corpus_eval import main as corpus_eval_main
+from build_graph.devtools.corpus_eval import main as corpus_eval_main
 from build_graph.curation import REFERENCE_DIR
 from build_graph.suggest import format_suggestions, phrases, suggest
 from build_graph.model import Technique

@@ -256,7 +256,7 @@ def test_the_good_snippet_loads(tmp_path):
     ("  - id: Bad_Id\n    name: Bad\n    parent: area-one\n    description: Not kebab case.\n"
      "    aliases: [bad thing]\n    examples: ['A bad thing.']\n", "kebab-case"),
     ("  - id: no-desc\n    name: No description\n    parent: area-one\n"
-     "    aliases: [nodesc thing]\n    examples: ['A nodesc thing.']\n", "missing required field 'description'"),
+     "    aliases: [nodesc thing]\n    examples: ['A nodesc thing.']\n", "missing required key 'description'"),
     ("  - id: no-patterns\n    name: Nothing\n    parent: area-one\n    description: Cannot be tagged.\n"
      "    examples: ['Whatever.']\n", "can never be tagged"),
     ("  - id: lower-acronym\n    name: Lower\n    parent: area-one\n    description: Acronym in lower case.\n"

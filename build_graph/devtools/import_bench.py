@@ -165,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     from ..pipeline import build_atlas, load_tagging, read_sources, tag_papers
     from ..sources import parse_text
     from ..sources.bib import resolve_bibtex
-    load_tagging(load_curation().data_dir / "taxonomy.yaml")       # compile the tagger once, untimed
+    from ..caches import BuildCaches
+    caches = BuildCaches()                         # as under ``mkdocs serve``: the tagger is compiled once
+    load_tagging(load_curation().taxonomy_file, caches)              # ... here, untimed
     with tempfile.TemporaryDirectory(prefix="import-bench-") as tmp:
         for name, text, target in (("generated.bib", bib_text(args.bib, args.seed), 10.0),
                                    ("generated.md", awesome_text(args.awesome, args.seed), 3.0)):
@@ -177,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
 
             def run_import(folder=folder):
                 curation = load_curation()
-                taxonomy, tagger = load_tagging(curation.data_dir / "taxonomy.yaml")
+                taxonomy, tagger = load_tagging(curation.taxonomy_file, caches)
                 sources = read_sources(folder)
                 corpus = normalize(resolve_bibtex(sources.listings), sources.sidecars, curation,
                                    sources.years)
@@ -187,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
                 return (f" (detected {row.detected:,} = made {row.made:,} + merged {row.merged:,}"
                         f" + skipped {len(row.skipped):,}; target <= {target:.0f} s)")
             _time(f"  import {name}", run_import)
-            _time(f"  build_atlas {name}", lambda folder=folder: f" ({len(build_atlas(folder).corpus.papers):,} papers)")
+            _time(f"  build_atlas {name}",
+                  lambda folder=folder: f" ({len(build_atlas(folder, caches=caches).corpus.papers):,} papers)")
     return 0
 
 

@@ -45,7 +45,7 @@ def _cap_first(char: str) -> str:
     return upper if len(upper) == len(char) else char
 
 
-@lru_cache(maxsize=1 << 16)       # pure, and large inputs name the same people many times
+@lru_cache(maxsize=1 << 16)       # pure (no build state, see caches.py); large inputs repeat names
 def proper_case(name: str) -> str:
     """Repair the case of a name that is ALL CAPS or all lower, word by word.
 

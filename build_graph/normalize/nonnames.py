@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CurationError
-from ..yamlio import LineDict, LineList, load_yaml_file
+from ..yamlio import LIST, NONEMPTY_TEXT, Fields, load_yaml_file
+
+FILE = Fields({"rules": LIST}, required=("rules",))
+FIELDS = Fields({"pattern": NONEMPTY_TEXT, "reason": NONEMPTY_TEXT}, required=("pattern", "reason"))
 
 
 @dataclass(frozen=True)
@@ -33,16 +36,15 @@ class NonNames:
 
 
 def load_non_names(path: Path, display: str) -> NonNames:
-    data = load_yaml_file(path, display)
-    items = data.get("rules") if isinstance(data, LineDict) else None
-    if not isinstance(items, LineList):
-        raise CurationError("expected a top-level 'rules:' list", file=display, line=1)
+    data = FILE.check(load_yaml_file(path, display), display, "non_names.yaml", line=1)
+    items = FILE.get(data, "rules", display)
     rules = []
     for item, line in zip(items, items.item_lines):
-        if not isinstance(item, LineDict) or set(item) != {"pattern", "reason"}:
-            raise CurationError("each rule needs exactly 'pattern' and 'reason'", file=display, line=line)
+        item = FIELDS.check(item, display, "each rule", line)
+        pattern, reason = FIELDS.get(item, "pattern", display), FIELDS.get(item, "reason", display)
         try:
-            rules.append(NonNameRule(re.compile(item["pattern"]), str(item["reason"])))
+            rules.append(NonNameRule(re.compile(pattern), reason))
         except re.error as err:
-            raise CurationError(f"bad regular expression: {err}", file=display, line=line) from None
+            raise CurationError(f"bad regular expression: {err}", file=display,
+                                line=item.line_of("pattern")) from None
     return NonNames(rules)

@@ -16,12 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import CurationError
-from ..yamlio import LineDict, LineList, load_yaml_file
+from ..yamlio import LIST, NONEMPTY_TEXT, TEXTS, Fields, load_yaml_file
 
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 _WORKSHOP = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 _AT_HOST = re.compile(r"^(.+?)\s*@\s*(.+)$")
-_ALLOWED = {"key", "full_name", "aliases", "patterns"}
+FIELDS = Fields({"key": NONEMPTY_TEXT, "full_name": NONEMPTY_TEXT, "aliases": TEXTS, "patterns": TEXTS},
+                required=("key", "full_name"))
+FILE = Fields({"venues": LIST}, required=("venues",))
 
 
 @dataclass
@@ -95,25 +97,17 @@ def _is_acronym(pattern: str) -> bool:
 
 
 def load_venues(path: Path, display: str) -> VenueTable:
-    data = load_yaml_file(path, display)
-    items = data.get("venues") if isinstance(data, LineDict) else None
-    if not isinstance(items, LineList):
-        raise CurationError("expected a top-level 'venues:' list", file=display, line=1)
+    data = FILE.check(load_yaml_file(path, display), display, "venues.yaml", line=1)
+    items = FILE.get(data, "venues", display)
     venues, seen = [], {}
     for item, line in zip(items, items.item_lines):
-        if not isinstance(item, LineDict) or "key" not in item or "full_name" not in item:
-            raise CurationError("each venue needs 'key' and 'full_name'", file=display, line=line)
-        unknown = set(item) - _ALLOWED
-        if unknown:
-            key = sorted(unknown)[0]
-            raise CurationError(f"unknown key {key!r}", file=display, line=item.line_of(key),
-                                expected="one of " + ", ".join(sorted(_ALLOWED)))
-        key = str(item["key"])
-        for alias in [key, *map(str, item.get("aliases") or [])]:
+        item = FIELDS.check(item, display, "each venue", line)
+        key, full_name = FIELDS.get(item, "key", display), FIELDS.get(item, "full_name", display)
+        aliases, patterns = FIELDS.get(item, "aliases", display) or [], FIELDS.get(item, "patterns", display) or []
+        for alias in [key, *aliases]:
             if alias.casefold() in seen and seen[alias.casefold()] != key:
                 raise CurationError(f"alias {alias!r} already belongs to {seen[alias.casefold()]}",
                                     file=display, line=line)
             seen[alias.casefold()] = key
-        venues.append(VenueInfo(key, str(item["full_name"]), [str(a) for a in item.get("aliases") or []],
-                                [str(p) for p in item.get("patterns") or []]))
+        venues.append(VenueInfo(key, full_name, aliases, patterns))
     return VenueTable(venues)

@@ -43,6 +43,9 @@ class SiteContext:
         self.authors = atlas.corpus.authors
         self.venues = atlas.corpus.venues
         self.paper_lines: dict[tuple, object] = {}     # render.pages.paper_line, per place
+        self.links: dict[tuple, object] = {}           # render.html.shared_link, per place
+        self.graph_memo = None                         # render.graphview: per-node facts
+        self.graph_paper_counts: dict[str, int] | None = None
 
     @cached_property
     def citation_keys(self) -> dict[str, str]:

@@ -107,7 +107,7 @@ def layer_nodes(ctx) -> dict[str, list[str]]:
 def build_network(ctx) -> tuple[Network, dict]:
     """The pyvis network of the default layers, plus the author layer as plain data."""
     graph = ctx.atlas.graph
-    positions = global_layout(graph)
+    positions = global_layout(graph, ctx.atlas.caches)
     layers = layer_nodes(ctx)
     papers_of = paper_counts(ctx)
     net = Network(height="70vh", width="100%", directed=True, cdn_resources="local")

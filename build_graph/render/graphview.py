@@ -56,11 +56,10 @@ change both together.
 
 from __future__ import annotations
 
-from weakref import WeakKeyDictionary
 
 from ..layout import radial_layout
 from .context import AUTHOR, GRAPH_PAGE, PAPER, TECHNIQUE, VENUE, newest_first
-from .html import href
+from .html import href, shared_link
 
 LOCAL_CAP = 40
 TYPE_ORDER = {"paper": 0, "technique": 1, "venue": 2, "author": 3}
@@ -73,21 +72,17 @@ NODE_CODES = {"paper": "p", "technique": "t", "venue": "v", "author": "a"}
 EDGE_CODES = {"authored": "a", "published_in": "i", "uses": "u", "subtopic_of": "s"}
 
 
-_PAPER_COUNTS: WeakKeyDictionary = WeakKeyDictionary()
-
-
 def paper_counts(ctx) -> dict[str, int]:
-    """Papers per technique, venue and author node, counted once per build."""
-    counts = _PAPER_COUNTS.get(ctx)
-    if counts is None:
+    """Papers per technique, venue and author node, counted once per render (kept on ``ctx``)."""
+    if ctx.graph_paper_counts is None:
         graph = ctx.atlas.graph
-        counts = {}
+        counts: dict[str, int] = {}
         for node, data in graph.nodes(data=True):
             if data["type"] == "paper":
                 for other in (*graph.successors(node), *graph.predecessors(node)):
                     counts[other] = counts.get(other, 0) + 1
-        _PAPER_COUNTS[ctx] = counts
-    return counts
+        ctx.graph_paper_counts = counts
+    return ctx.graph_paper_counts
 
 
 def page_of(ctx, node_id: str) -> str:
@@ -141,14 +136,10 @@ class _Memo:
         return found
 
 
-_MEMOS: WeakKeyDictionary = WeakKeyDictionary()
-
-
 def _memo(ctx) -> _Memo:
-    memo = _MEMOS.get(ctx)
-    if memo is None:
-        memo = _MEMOS[ctx] = _Memo(ctx)
-    return memo
+    if ctx.graph_memo is None:
+        ctx.graph_memo = _Memo(ctx)
+    return ctx.graph_memo
 
 
 def _rank(ctx, centre: str, neighbour: str) -> tuple:
@@ -218,7 +209,7 @@ def local_graph(ctx, centre: str, here: str) -> dict | None:
     for node in kept:
         by_type.setdefault(graph.nodes[node]["type"], []).append(node)
     memo = _memo(ctx)
-    groups = [(f"{kind.capitalize()}s", [(memo.info(n)[0], memo.link(href, here, memo.info(n)[3]))
+    groups = [(f"{kind.capitalize()}s", [shared_link(ctx.links, here, memo.info(n)[3], memo.info(n)[0])
                                          for n in by_type[kind]])
               for kind in sorted(by_type, key=TYPE_ORDER.get)]
     return {"data": data, "more": more, "groups": groups, "page": GRAPH_PAGE,

@@ -175,7 +175,25 @@ def render(template: str, here: str, meta: dict | None = None, **values) -> Html
 
 def fragment(template: str, **values) -> Markup:
     """A piece of HTML shared by many pages (a paper's line in a list)."""
-    return Markup(environment().get_template(template).render(**values))
+    return Markup(environment().get_template(template).render(**values).strip())
+
+
+def shared_link(cache: dict, here: str, target: str, text: str) -> Markup:
+    """``<a href="…">text</a>`` from page ``here`` to ``target``, from ``link.html``.
+
+    An author is linked from every co-author's page, a technique from every
+    paper that uses it: the link's HTML is the same on every page of a folder
+    (``href``), so it is rendered once per folder and kept in ``cache`` (one
+    per build, on the ``SiteContext``).
+    """
+    folder, _, name = here.rpartition("/")
+    key = (folder, name == "index.md", target, text)
+    found = cache.get(key)
+    if found is None or target == here:
+        found = fragment("link.html", href=href(here, target), text=text)
+        if target != here:
+            cache[key] = found
+    return found
 
 
 EXCLUDED = {"search": {"exclude": True}}

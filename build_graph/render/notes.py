@@ -2,9 +2,17 @@
 
 A contributor adds context to a generated page by writing Markdown in
 ``notes/<papers|authors|venues|techniques>/<id>.md`` (the id is the page's
-slug, as in its URL). A note is Markdown, converted on its own (``note_html``)
-and placed in its page's template as one piece of HTML. A note for an id that does not exist fails
-the build: it would otherwise silently never appear.
+slug, as in its URL). A note for an id that does not exist fails the build:
+it would otherwise silently never appear.
+
+Notes arrive by pull request, and a reviewer skimming Markdown misses a
+``<script>``, an ``onerror=`` or a ``javascript:`` link. So a note is
+untrusted: ``note_html`` renders its Markdown on its own (not as part of the
+page) and passes the HTML through nh3, an allow-list sanitizer (the Rust
+``ammonia`` library). What survives is formatting, headings, lists, links,
+images, code and tables; scripts, styles, event handlers, inline ``style``,
+frames, objects, forms and any URL that is not ``http``, ``https``,
+``mailto`` or relative are removed. See docs/untrusted-input.md.
 
 Every generated page also knows which file would change it: its note if it
 has one, else the listing or structured entry it came from (papers), the
@@ -14,10 +22,11 @@ taxonomy (techniques) or the curated people and venue files.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import markdown
+import nh3
 from markupsafe import Markup
-from pathlib import Path
 
 from ..errors import CurationError
 from ..sources.text import decode_listing
@@ -54,12 +63,37 @@ def load_notes(notes_dir: Path | None, valid: dict[str, set[str]]) -> dict[str, 
     return notes
 
 
-def note_html(note: Note) -> Markup:
-    """The note's Markdown as HTML, for the ``note`` macro of the page templates.
+# What a note may keep. Everything else is dropped: unknown tags lose the tag
+# and keep their text; script, style and the like lose their content too.
+NOTE_TAGS = frozenset({
+    "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
+    "strong", "em", "b", "i", "del", "s", "sub", "sup", "kbd", "abbr", "code", "pre",
+    "ul", "ol", "li", "dl", "dt", "dd", "a", "img",
+    "table", "thead", "tbody", "tr", "th", "td",
+})
+NOTE_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height"},
+    "abbr": {"title"},
+    "ol": {"start"},
+    "th": {"colspan", "rowspan"},
+    "td": {"colspan", "rowspan"},
+}
+# Removed with everything inside them, so no script or CSS text is left over
+# as visible page text either.
+NOTE_DROPPED_WITH_CONTENT = frozenset({"script", "style", "iframe", "object", "embed", "template",
+                                       "noscript", "svg", "math", "form", "textarea", "select"})
+NOTE_URL_SCHEMES = frozenset({"http", "https", "mailto"})   # relative URLs pass; data:, javascript: do not
+NOTE_MARKDOWN_EXTENSIONS = ("tables", "fenced_code", "sane_lists")
 
-    The one place a note's HTML is made: the page template inserts exactly this.
-    """
-    return Markup(markdown.markdown(note.text.strip(), extensions=["tables", "attr_list"]))
+
+def note_html(note: Note) -> Markup:
+    """The note's Markdown rendered to HTML on its own and sanitized: the one
+    piece of HTML the page templates insert as it is (the ``note`` macro)."""
+    html = markdown.markdown(note.text, extensions=list(NOTE_MARKDOWN_EXTENSIONS), output_format="html")
+    return Markup(nh3.clean(html, tags=set(NOTE_TAGS), attributes={k: set(v) for k, v in NOTE_ATTRIBUTES.items()},
+                            clean_content_tags=set(NOTE_DROPPED_WITH_CONTENT), url_schemes=set(NOTE_URL_SCHEMES),
+                            link_rel="nofollow noopener noreferrer", strip_comments=True))
 
 
 def edit_targets(atlas, notes: dict[str, Note]) -> dict[str, Path]:

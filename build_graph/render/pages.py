@@ -15,7 +15,7 @@ from ..model import Paper
 from . import graphview
 from .context import (AUTHOR, BIBTEX_FILE, PAPER, PAPERS_INDEX, TECHNIQUE, VENUE, SiteContext,
                       newest_first)
-from .html import EXCLUDED, Html, fragment, href, render
+from .html import EXCLUDED, Html, fragment, href, render, shared_link
 from .notes import note_html
 from .paging import PER_PAGE, chunks, pager, part_path
 
@@ -55,7 +55,7 @@ def paper_line(ctx: SiteContext, paper: Paper, here: str):
         line = ctx.paper_lines[key] = fragment(
             "paper_line.html", url=lambda target: href(here, target), paper=paper,
             paper_page=PAPER.format(paper.slug), venue=venue,
-            venue_page=VENUE.format(venue.slug) if venue else None).strip()
+            venue_page=VENUE.format(venue.slug) if venue else None)
     return line
 
 
@@ -85,7 +85,8 @@ def paper_page(ctx: SiteContext, paper: Paper) -> Html:
     return render(
         "paper.html", here, {"atlas": "paper", **LIGHT},
         paper=paper, title_fix=paper.corrected("title"), safe_href=safe_href,
-        authors=[(ctx.authors[k].name, href(here, AUTHOR.format(ctx.authors[k].slug))) for k in paper.authors],
+        authors=[shared_link(ctx.links, here, AUTHOR.format(ctx.authors[k].slug), ctx.authors[k].name)
+                 for k in paper.authors],
         venue=venue, venue_page=VENUE.format(venue.slug) if venue else None, links=links,
         abstract=abstract_paragraphs(paper.abstract) if paper.abstract else [],
         techniques=[(ctx.technique_name(t.technique), href(here, TECHNIQUE.format(t.technique)), t)
@@ -118,7 +119,7 @@ def author_page(ctx: SiteContext, key: str) -> Html:
         author=author, variants=sorted(author.spellings - {author.name}),
         papers=_items(ctx, papers[:PER_PAGE], here),
         pager=pager(here, here, 1, len(chunks(papers, PER_PAGE)), len(papers), PER_PAGE),
-        coauthors=[(ctx.authors[o].name, href(here, AUTHOR.format(ctx.authors[o].slug)), n)
+        coauthors=[(shared_link(ctx.links, here, AUTHOR.format(ctx.authors[o].slug), ctx.authors[o].name), n)
                    for o, n in coauthors[:COAUTHORS_SHOWN]],
         more_coauthors=max(0, len(coauthors) - COAUTHORS_SHOWN),
         techniques=[(ctx.technique_name(t), href(here, TECHNIQUE.format(t)), n)

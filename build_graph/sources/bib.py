@@ -358,7 +358,8 @@ def _names(raw: str, source: Provenance, findings: list[Finding]) -> tuple[list[
 @lru_cache(maxsize=1 << 16)
 def _person(person: str) -> str | None:
     """``First von Last Jr`` display form of one BibTeX name; ``None`` if it breaks the grammar.
-    Cached: a database names the same people again and again."""
+    Cached: a database names the same people again and again. A pure function
+    of one name string, so it holds no build state (see caches.py)."""
     try:
         parts = parse_single_name_into_parts(person)
     except InvalidNameError:

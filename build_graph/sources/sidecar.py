@@ -8,14 +8,13 @@ they come from (``source``), so a reviewer can check them.
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CurationError
-from ..yamlio import LineDict, load_yaml_file
+from ..yamlio import DATE, TEXT, YEAR, Fields, load_yaml_file
 
-ALLOWED_KEYS = {"venue", "year", "date", "session", "source", "note"}
+FIELDS = Fields({"venue": TEXT, "year": YEAR, "date": DATE, "session": TEXT, "source": TEXT, "note": TEXT})
 
 
 @dataclass(frozen=True)
@@ -29,33 +28,11 @@ class Sidecar:
 
 
 def load_sidecar(path: Path, display: str) -> Sidecar:
-    data = load_yaml_file(path, display)
-    if not isinstance(data, LineDict):
-        raise CurationError("a sidecar must be a mapping of keys to values", file=display,
-                            line=getattr(data, "line", 1))
-    for key in data:
-        if key not in ALLOWED_KEYS:
-            raise CurationError(f"unknown key {key!r}", file=display, line=data.line_of(key),
-                                expected="one of " + ", ".join(sorted(ALLOWED_KEYS)))
-    year = data.get("year")
-    if year is not None and (not isinstance(year, int) or isinstance(year, bool)
-                             or not 1900 <= year <= 2100):
-        raise CurationError("year must be a four-digit number", file=display,
-                            line=data.line_of("year"), found=str(year))
-    date = data.get("date")
-    if isinstance(date, dt.date):
-        date = date.isoformat()
-    if date is not None:
-        try:
-            dt.date.fromisoformat(str(date))
-        except ValueError:
-            raise CurationError("date must be YYYY-MM-DD", file=display,
-                                line=data.line_of("date"), found=str(date)) from None
-        if year is not None and int(str(date)[:4]) != year:
-            raise CurationError("date and year disagree", file=display, line=data.line_of("date"))
-    for key in ("venue", "session", "source"):
-        if key in data and not isinstance(data[key], str):
-            raise CurationError(f"{key} must be text", file=display, line=data.line_of(key))
-    return Sidecar(file=display, venue=data.get("venue"), year=year,
-                   date=str(date) if date else None, session=data.get("session"),
-                   source=data.get("source"))
+    data = FIELDS.check(load_yaml_file(path, display), display, "a sidecar")
+    year = FIELDS.get(data, "year", display)
+    date = FIELDS.get(data, "date", display)
+    if date is not None and year is not None and int(date[:4]) != year:
+        raise CurationError("date and year disagree", file=display, line=data.line_of("date"))
+    venue, session, source = (FIELDS.get(data, key, display) for key in ("venue", "session", "source"))
+    FIELDS.get(data, "note", display)           # for reviewers only; checked, not used
+    return Sidecar(file=display, venue=venue, year=year, date=date, session=session, source=source)

@@ -25,27 +25,21 @@ purpose; every key and type is validated with file and line.
 
 from __future__ import annotations
 
-import datetime as dt
 
 from ..errors import CurationError
 from ..model import ParsedListing, Provenance, RawEntry, TechniqueOverride
-from ..yamlio import LineDict, LineList, load_yaml_text
+from ..yamlio import ANY, DATE, TEXT, TEXTS, YEAR, Fields, LineDict, LineList, load_yaml_text
 
 NAME = "structured-yaml"
 SUMMARY = "a YAML mapping with title, authors, venue, year, ... or a 'papers:' list of them"
 
-TEXT_KEYS = ("title", "venue", "date", "arxiv", "doi", "abstract")
-ALLOWED = {*TEXT_KEYS, "authors", "year", "urls", "techniques"}
+TEXT_KEYS = ("title", "venue", "arxiv", "doi", "abstract")
+FIELDS = Fields({**dict.fromkeys(TEXT_KEYS, TEXT), "date": DATE, "year": YEAR, "authors": TEXTS,
+                 "urls": TEXTS, "techniques": ANY})       # techniques: read by _overrides
 
 
 def _fail(message: str, file: str, line: int, **kw) -> CurationError:
     return CurationError(message, file=file, line=line, **kw)
-
-
-def _text_list(value, key: str, file: str, line: int) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise _fail(f"'{key}' must be a list of non-empty strings", file, line)
-    return [v.strip() for v in value]
 
 
 def _overrides(value, file: str, line: int) -> list[TechniqueOverride]:
@@ -69,40 +63,22 @@ def _overrides(value, file: str, line: int) -> list[TechniqueOverride]:
 
 
 def _entry(item, number: int, file: str, line: int) -> RawEntry:
-    if not isinstance(item, LineDict):
-        raise _fail("a paper must be a mapping of keys to values", file, line)
-    for key in item:
-        if key not in ALLOWED:
-            raise _fail(f"unknown key {key!r}", file, item.line_of(key),
-                        expected="one of " + ", ".join(sorted(ALLOWED)))
+    item = FIELDS.check(item, file, "a paper", line)
     entry = RawEntry(source=Provenance(file, number, item.line))
+    if isinstance(item.get("arxiv"), (int, float)):
+        raise _fail("quote the arXiv id (\"2301.00001\"): as a number it loses zeros",
+                    file, item.line_of("arxiv"))
     for key in TEXT_KEYS:
-        value = item.get(key)
-        if isinstance(value, dt.date) and key == "date":
-            value = value.isoformat()
-        if isinstance(value, (int, float)) and key == "arxiv":
-            raise _fail("quote the arXiv id (\"2301.00001\"): as a number it loses zeros",
-                        file, item.line_of(key))
-        if value is not None and not isinstance(value, str):
-            raise _fail(f"'{key}' must be text", file, item.line_of(key), found=str(value)[:60])
-        setattr(entry, key, value.strip() if isinstance(value, str) and value.strip() else None)
+        setattr(entry, key, FIELDS.get(item, key, file))
     entry.abstract = entry.abstract or ""
-    if entry.date:
-        try:
-            dt.date.fromisoformat(entry.date)
-        except ValueError:
-            raise _fail("'date' must be YYYY-MM-DD", file, item.line_of("date"), found=entry.date) from None
-    year = item.get("year")
-    if year is not None:
-        if not isinstance(year, int) or isinstance(year, bool) or not 1900 <= year <= 2100:
-            raise _fail("'year' must be a four-digit number", file, item.line_of("year"), found=str(year))
-        entry.year = year
-    elif entry.date:
+    entry.date = FIELDS.get(item, "date", file)
+    entry.year = FIELDS.get(item, "year", file)
+    if entry.year is None and entry.date:
         entry.year = int(entry.date[:4])
     if "authors" in item:
-        entry.authors = _text_list(item["authors"], "authors", file, item.line_of("authors"))
+        entry.authors = FIELDS.get(item, "authors", file) or []
     if "urls" in item:
-        entry.urls = _text_list(item["urls"], "urls", file, item.line_of("urls"))
+        entry.urls = FIELDS.get(item, "urls", file) or []
     if "techniques" in item:
         entry.technique_overrides = _overrides(item["techniques"], file, item.line_of("techniques"))
     if not entry.title and not entry.abstract:

@@ -71,7 +71,8 @@ def lines_of(text: str) -> list[Line]:
 @lru_cache(maxsize=4)
 def _lines(text: str) -> tuple[Line, ...]:
     # Cached: every format's ``sniff`` and then the chosen ``parse`` split the
-    # same text, seven passes that were most of the parse stage.
+    # same text, seven passes that were most of the parse stage. A pure function
+    # of the text, so not build state (see caches.py); four texts at most.
     return tuple(Line(i, tidy(t)) for i, t in enumerate(text.split("\n"), start=1))
 
 

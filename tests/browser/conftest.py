@@ -17,19 +17,16 @@ A failing test leaves a screenshot in ``test-artifacts/<test name>.png``.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import subprocess
 import sys
-import threading
 import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from build_graph.graph_bench import QuietHandler
+from build_graph.devtools.localserver import LocalServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -64,25 +61,8 @@ def build_site(seeds: Path, out: Path, site_url: str) -> Path:
     return out
 
 
-class Site:
-    """A built site and the local server in front of it."""
-
-    def __init__(self, folder: Path):
-        self.dir = folder
-        self._server = http.server.ThreadingHTTPServer(
-            ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
-        self.url = f"http://127.0.0.1:{self._server.server_port}/"
-
-    def start(self) -> None:
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-
 def _site(seeds: Path, folder: Path):
-    site = Site(folder)               # bound first: the build needs its URL
+    site = LocalServer(folder)        # bound first: the build needs its URL
     try:
         build_site(seeds, folder, site.url)
         site.start()

@@ -5,7 +5,7 @@ show whether the taxonomy covers the field and whether tags stay right on
 text nobody tuned for. The random sample (seeded, so reproducible) is written
 out with its evidence for a person to judge.
 
-    python -m build_graph.corpus_eval ../shared/corpora/systems-conferences.jsonl
+    python -m build_graph.devtools.corpus_eval ../shared/corpora/systems-conferences.jsonl
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from .errors import ParseError
-from .taxonomy import load_taxonomy
-from .tagging import Tagger
+from ..curation import REFERENCE_DIR
+from ..errors import ParseError
+from ..taxonomy import load_taxonomy
+from ..tagging import Tagger
 
-DEFAULT_TAXONOMY = Path(__file__).resolve().parent / "data" / "taxonomy.yaml"
+DEFAULT_TAXONOMY = REFERENCE_DIR / "taxonomy.yaml"
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -111,7 +112,7 @@ def report(papers: list[dict], tags: list[list], seconds: float, tagger: Tagger,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m build_graph.corpus_eval", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m build_graph.devtools.corpus_eval", description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path, help="JSON Lines file: one {title, abstract, ...} per line")
     parser.add_argument("--taxonomy", type=Path, default=DEFAULT_TAXONOMY)
     parser.add_argument("--sample", type=int, default=50, help="assignments to sample for hand-checking")
@@ -133,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     for paper in untagged[:args.untagged]:
         print(f"  untagged: {paper.get('title')}")
     if args.suggest:
-        from .suggest import format_suggestions, suggest
+        from ..suggest import format_suggestions, suggest
         texts = [paper_text(p) for p in untagged]
         print("\n" + format_suggestions(suggest(texts, tagger, top=args.suggest)))
     return 0

@@ -1,4 +1,4 @@
-"""``python -m build_graph.graph_bench --papers 5000``: is the graph explorer usable at N papers?
+"""``python -m build_graph.devtools.graph_bench --papers 5000``: is the graph explorer usable at N papers?
 
 The issue's budget for the global graph page at 5,000 papers: page weight
 <= 6 MB and first render <= 3 s in headless Chromium on this machine. This
@@ -9,8 +9,8 @@ number can be predicted from Python:
    project's real listing formats (recombined from ``seeds/``), so the graph
    has a realistic mix of techniques, venues, years and authors.
 2. **Build**: ``mkdocs build`` with the project's ``mkdocs.yml`` inherited and
-   the atlas plugin's ``seeds`` pointing at the synthetic seeds. By default this
-   module is added as a hook that drops the per-entity pages
+   the atlas plugin's ``seeds`` pointing at the synthetic seeds. By default
+   ``graph_only_hook.py`` is added as a hook that drops the per-entity pages
    (papers/x.md, authors/y.md, ...) after the atlas plugin has generated them:
    they do not change the graph page, and rendering 25,000 of them takes
    MkDocs many minutes. ``--full`` builds the whole site instead.
@@ -32,28 +32,26 @@ figures and the command in ``docs/graph.md``.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import os
 import platform
-import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from . import graph_only_hook
+from .localserver import LocalServer
+
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 BUDGET = {"page_weight_bytes": 6 * 1024 * 1024, "first_render_ms": 3000}
-ENTITY_PAGE = re.compile(r"^(papers|authors|venues|techniques)/(?!index\.md$)[^/]+\.md$")
 DEFAULT_LAYERS = ("paper", "technique", "venue")
 
 READY = """() => {
@@ -73,28 +71,16 @@ MEASURE = """() => {
 }"""
 
 
-# ---- the MkDocs hook side: drop per-entity pages for the default, quick build ----
-
-def on_files(files, config):
-    """Keep the graph page and everything in the nav; drop the 25,000 entity pages."""
-    for file in list(files):
-        if ENTITY_PAGE.match(file.src_uri):
-            files.remove(file)
-    return files
-
-
-# ---- the command line side ------------------------------------------------
-
 def write_seeds(folder: Path, papers: int, seed: int) -> None:
-    from build_graph.synth import write_synthetic_seeds
+    from .synth import write_synthetic_seeds
     write_synthetic_seeds(folder, papers, seed)
 
 
 def build_site(seeds: Path, out: Path, full: bool) -> float:
     config = ROOT / f".graph-bench-{uuid.uuid4().hex[:12]}.yml"
-    hooks = [] if full else ["build_graph/graph_bench.py"]
+    hooks = [] if full else [graph_only_hook.__file__]
     config.write_text("INHERIT: mkdocs.yml\n"
-                      "hooks:\n" + "".join(f"  - {hook}\n" for hook in hooks) +
+                      "hooks:\n" + "".join(f"  - {Path(hook).resolve().as_posix()!r}\n" for hook in hooks) +
                       f"plugins:\n  mlsys-atlas:\n    seeds: {seeds.resolve().as_posix()!r}\n",
                       encoding="utf-8")
     start = time.perf_counter()
@@ -107,20 +93,6 @@ def build_site(seeds: Path, out: Path, full: bool) -> float:
     if run.returncode != 0:
         raise SystemExit(f"mkdocs build failed:\n{run.stdout}\n{run.stderr}")
     return time.perf_counter() - start
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves a built site to a browser without logging every request (also
-    used by the browser tests)."""
-
-    def log_message(self, format, *args):    # noqa: A002 - the stdlib's name
-        pass
-
-    def handle(self):
-        try:
-            super().handle()
-        except (BrokenPipeError, ConnectionResetError):    # the browser closed a page mid-transfer
-            pass
 
 
 def _kind(path: str, initiator: str) -> str:
@@ -141,10 +113,9 @@ def measure(site: Path, runs: int) -> dict:
     if not CHROMIUM.exists():
         raise SystemExit(f"Chromium not found at {CHROMIUM}; install it with apt-get install -y chromium")
     from playwright.sync_api import sync_playwright
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(QuietHandler, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_port}/graph/"
+    server = LocalServer(site)
+    server.start()
+    url = server.url + "graph/"
     results, external, errors = [], [], []
     try:
         with sync_playwright() as playwright:
@@ -163,8 +134,7 @@ def measure(site: Path, runs: int) -> dict:
                 context.close()
             browser.close()
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
     weights: dict[str, int] = {}
     for path, initiator, size in results[0]["files"]:
         kind = _kind(path, initiator)
@@ -240,7 +210,7 @@ def report(result: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m build_graph.graph_bench",
+    parser = argparse.ArgumentParser(prog="python -m build_graph.devtools.graph_bench",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=0, help="synthetic input seed (default 0)")
@@ -268,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
                   "build_seconds": build_seconds, "graph": graph_counts(site),
                   "authors_json_bytes": (site / "assets" / "graph" / "authors.json").stat().st_size,
                   "measure": measure(site, args.runs), "machine": machine(),
-                  "command": "python -m build_graph.graph_bench " + " ".join(argv or sys.argv[1:])}
+                  "command": "python -m build_graph.devtools.graph_bench " + " ".join(argv or sys.argv[1:])}
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(report(result))

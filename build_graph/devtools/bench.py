@@ -61,7 +61,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROJECT_CONFIG = ROOT / "mkdocs.yml"
 PLUGIN = "mlsys-atlas"
 CORPUS_CHUNK = 500          # lines per listing file when a JSON Lines corpus is copied in
@@ -256,14 +256,12 @@ def _run_stages(seeds: Path, data: Path | None, meter: _Meter) -> tuple[dict, ob
     (``SiteBuilder().build``), with the functions it calls wrapped in timers."""
     import inspect
 
-    from . import pipeline, site_build
-    from .render import site as render_site_module
+    from .. import pipeline, site_build
+    from ..render import site as render_site_module
     try:
-        from . import layout
+        from .. import layout
     except ImportError:                     # no graph page yet
         layout = None
-    for cache in ("_TAXONOMY_CACHE", "_TAG_MEMO"):     # a cold build, like `mkdocs build`
-        getattr(pipeline, cache, {}).clear()
     patched: list = []
     try:
         for attr, name in PIPELINE_FUNCTIONS.items():
@@ -279,10 +277,9 @@ def _run_stages(seeds: Path, data: Path | None, meter: _Meter) -> tuple[dict, ob
                 if hasattr(layout, attr):
                     original = getattr(layout, attr)
                     _patch_everywhere(original, meter.wrap("layout", original), patched)
-            getattr(layout, "_CACHE", {}).clear()
         original = render_site_module.render_site
         _patch_everywhere(original, meter.wrap("render", original), patched)
-        builder = site_build.SiteBuilder()
+        builder = site_build.SiteBuilder()      # new caches: a cold build, like `mkdocs build`
         folders = [seeds, Path(data) if data else ROOT / "data", _notes_dir()]
         arity = len(inspect.signature(builder.build).parameters)
         with meter.stage("total"):
@@ -290,8 +287,6 @@ def _run_stages(seeds: Path, data: Path | None, meter: _Meter) -> tuple[dict, ob
     finally:
         for module, attr, original in reversed(patched):
             setattr(module, attr, original)
-        if layout is not None:
-            getattr(layout, "_CACHE", {}).clear()
     meter.seconds["other"] = meter.seconds.pop("total")     # the hook's own work, uncounted
     meter.peak["all stages"] = meter.peak.pop("total", 0)
     return pages, builder.atlas
@@ -449,7 +444,7 @@ def run_mkdocs_build(config: Path, log: Path) -> dict:
 
 def _edit_target(seeds: Path) -> tuple[Path, str]:
     """A listing to edit and a sentence end in it to append to (one abstract changes)."""
-    from .sources import listing_kind, seed_files
+    from ..sources import listing_kind, seed_files
     for path in seed_files(seeds):
         if listing_kind(path) != "listing":
             continue
@@ -508,7 +503,7 @@ def _page_kind(path: str) -> str:
 
 def site_stats(site: Path) -> dict:
     """Size and files of the built site; HTML bytes per page kind; the search index."""
-    from .render.paging import MAX_PAGE_BYTES
+    from ..render.paging import MAX_PAGE_BYTES
     total = files = 0
     pages = []
     kinds: dict[str, dict] = {}

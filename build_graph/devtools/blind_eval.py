@@ -19,10 +19,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import CurationError
-from .taxonomy import Taxonomy
-from .tagging import Tagger
-from .yamlio import LineDict, LineList, load_yaml_file
+from ..errors import CurationError
+from ..taxonomy import Taxonomy
+from ..tagging import Tagger
+from ..yamlio import LineDict, LineList, load_yaml_file
 
 GOAL_PRECISION = 0.9
 GOAL_RECALL = 0.8

@@ -33,10 +33,10 @@ import random
 import re
 from pathlib import Path
 
-from .sources import listing_kind, parse_text, seed_files
-from .sources.text import decode_listing
+from ..sources import listing_kind, parse_text, seed_files
+from ..sources.text import decode_listing
 
-SOURCE_SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+SOURCE_SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
 # Venue keys of venues.yaml whose upper-case spelling is an accepted alias
 # (papers.cool headers are ``OSDI.2022``, ``EUROSYS.2023``, ...).
@@ -280,7 +280,7 @@ def _sidecar(listing: str, venue: str, date: dt.date, session: str) -> str:
     return (f"# Synthetic: facts the session schedule {listing} does not state.\n"
             f"venue: {venue}\nyear: {date.year}\ndate: {date.isoformat()}\n"
             f"session: {session}\n"
-            "source: >-\n  build_graph.synth (synthetic benchmark data, not a real programme)\n")
+            "source: >-\n  build_graph.devtools.synth (synthetic benchmark data, not a real programme)\n")
 
 
 def _listings(files: list[tuple[str, str]]) -> int:
