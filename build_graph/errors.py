@@ -82,3 +82,8 @@ class Finding:
 
     def sort_key(self) -> tuple:
         return (self.file, self.line or 0, self.code, self.message)
+
+
+class SearchIndexError(AtlasError):
+    """Pagefind could not index the built site (``build_graph/search.py``);
+    ``file`` is the site folder, the message holds Pagefind's own output."""

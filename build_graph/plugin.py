@@ -40,7 +40,7 @@ from pathlib import Path
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
@@ -49,6 +49,7 @@ from .errors import AtlasError
 from .render.context import HOME_PAGE
 from .render.explorer import vendor_files
 from .render.html import Html
+from .search import index_site
 from .site_build import SiteBuilder
 
 log = logging.getLogger("mkdocs.plugins.mlsys-atlas")
@@ -57,7 +58,7 @@ PACKAGE = Path(__file__).resolve().parent
 ASSETS = PACKAGE / "assets"
 THEME = PACKAGE / "theme"
 STYLESHEETS = ("assets/atlas.css", "assets/atlas-graph.css")
-SCRIPTS = ("assets/atlas.js", "assets/atlas-graph.js")
+SCRIPTS = ("assets/atlas.js", "assets/atlas-graph.js", "assets/atlas-search.js")
 IN_NAV = {"papers/index.md", "authors/index.md", "venues/index.md", "techniques/index.md",
           "graph/index.md", "quality.md"}
 
@@ -111,7 +112,6 @@ class AtlasPage(Page):
 
     def render(self, config, files) -> None:
         self.content = self.html.body
-        self.search_view = self.html.search_body
         self.toc = get_toc(list(self.html.toc))
         self.present_anchor_ids = self.html.anchors
 
@@ -195,7 +195,6 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         log.info("MLSys Atlas: %d generated files", len(generated))
         return files
 
-
     def on_nav(self, nav, *, config, files):
         """A generated page the site's ``nav`` names (``Graph: graph/index.md``) takes
         the nav's title, as a hand-written page does: MkDocs gives the nav's title
@@ -206,24 +205,34 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
                 file.page.title = title
         return nav
 
-    # mkdocs-material's search plugin (priority 0) indexes ``page.content`` in
-    # ``on_page_context``, parsing the whole page only to drop the sections marked
-    # data-search-exclude. Generated pages show it their text without those
-    # sections (``Html.search_body``: the same index) and get their whole
-    # content back before the theme renders it (docs/performance.md).
+    # Search is Pagefind's (``search.py``), run after the build; mkdocs-material's
+    # search plugin stays in the config for its place in the header, but every
+    # page is excluded from its lunr index (Material's documented ``search:
+    # exclude`` meta, read in its ``on_page_context`` at priority 0), and
+    # theme/partials/search.html keeps its browser code from fetching one.
     @event_priority(100)
-    def _search_sees_the_search_view(self, context, *, page, config, nav):
-        view = getattr(page, "search_view", None)
-        if view is not None:
-            page.whole_content, page.content = page.content, view
+    def on_page_context(self, context, *, page, config, nav):
+        if _material_search(config):
+            page.meta["search"] = {"exclude": True}
 
-    @event_priority(-100)
-    def _readers_get_the_whole_page(self, context, *, page, config, nav):
-        whole = getattr(page, "whole_content", None)
-        if whole is not None:
-            page.content, page.whole_content = whole, None
+    @event_priority(-100)          # after Material's search plugin has written its (empty) index
+    def on_post_build(self, *, config):
+        if not _material_search(config):
+            return
+        lunr = Path(config.site_dir, "search")
+        (lunr / "search_index.json").unlink(missing_ok=True)
+        if lunr.is_dir() and not any(lunr.iterdir()):
+            lunr.rmdir()
+        try:
+            index_site(Path(config.site_dir))
+        except AtlasError as err:
+            raise PluginError(f"MLSys Atlas: {err.format()}") from None
 
-    on_page_context = CombinedEvent(_search_sees_the_search_view, _readers_get_the_whole_page)
+
+def _material_search(config) -> bool:
+    """Whether the site has mkdocs-material's search (the header's search box)."""
+    search = config.plugins.get("material/search") or config.plugins.get("search")
+    return bool(search is not None and getattr(search, "config", {}).get("enabled", True))
 
 
 def _nav_titles(items):

@@ -44,3 +44,21 @@ class Tags(HTMLParser):
         parser.feed(html)
         parser.close()
         return parser.tags
+
+
+def search_fragments(site: Path) -> dict[str, dict]:
+    """What the built site's search index (Pagefind) holds per page: ``{url: fragment}``.
+
+    A fragment is one indexed page: its ``content`` (the indexed text),
+    ``meta`` (``title``) and ``filters``. Pagefind stores it gzipped, as JSON
+    after a ``pagefind_dcd`` signature.
+    """
+    import gzip
+    import json
+    out = {}
+    for path in sorted((site / "pagefind" / "fragment").glob("*.pf_fragment")):
+        raw = gzip.decompress(path.read_bytes())
+        assert raw.startswith(b"pagefind_dcd"), path
+        fragment = json.loads(raw[len(b"pagefind_dcd"):])
+        out[fragment["url"]] = fragment
+    return out

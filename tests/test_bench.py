@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from build_graph.devtools.synth import write_synthetic_seeds
+from site_pages import search_fragments
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -103,10 +104,8 @@ def test_serve_rebuilds_only_what_an_edit_changed(tmp_path):
     assert "serve --dirty" in format_table(report)
     site = work / "site"
     papers = sorted(p.parent.name for p in (site / "papers").glob("*/index.html"))
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    located = [d["location"] for d in index["docs"] if d["location"].startswith("papers/")
-               and d["location"].count("/") == 2 and "#" not in d["location"]]
-    assert sorted(loc.split("/")[1] for loc in located) == papers     # each paper, once
+    located = [url for url in search_fragments(site) if url.startswith("/papers/") and url.count("/") == 3]
+    assert sorted(url.split("/")[2] for url in located) == papers     # each paper, once
     edited = [p for p in (site / "papers").glob("*/index.html")
               if "We also evaluate it on a new workload." in p.read_text(encoding="utf-8")]
     assert len(edited) == 1

@@ -338,9 +338,11 @@ def test_page_says_the_title_comes_from_a_correction_and_links_its_source(projec
 """)
     pages = SiteBuilder().build(base / "seeds", base / "data")
     page = pages[f"papers/{NIMBUS}.md"].body
-    assert pages[f"papers/{NIMBUS}.md"].meta == {"atlas": "paper"}
-    assert page.startswith(f'<h1 id="{NIMBUS}">Nimbus: Decode-Length-Aware Request Placement<')
-    assert '<div class="admonition note">\n<p class="admonition-title">Title from a correction</p>' in page \
+    assert pages[f"papers/{NIMBUS}.md"].meta == {"atlas": "paper", "hide": ["navigation"]}
+    visible = page[page.index("<h1"):]                   # after the hidden search facts
+    assert visible.startswith(f'<h1 id="{NIMBUS}">Nimbus: Decode-Length-Aware Request Placement<')
+    assert '<span data-pagefind-meta="title">Nimbus: Decode-Length-Aware Request Placement</span>' in page
+    assert '<div class="admonition note" data-pagefind-ignore>\n<p class="admonition-title">Title from a correction</p>' in page \
         and "Untitled paper" not in page
     assert "The listing gives no title; this title is recorded in <code>data/corrections.yaml</code> from " \
            '<a href="https://example.org/nimbus">https://example.org/nimbus</a>.' in page

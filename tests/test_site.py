@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from site_pages import search_fragments
+
 
 pytestmark = pytest.mark.slow
 
@@ -92,32 +94,41 @@ def test_quality_page_lists_real_problems(site):
 
 
 def test_search_indexes_paper_text_and_pages_stay_whole(site):
-    """Search indexes a paper's title, facts and abstract, not the sections marked
-    data-search-exclude; the page itself keeps them all."""
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    """Search (Pagefind) indexes a paper's title, facts and abstract with its
+    filters, and not the lists below them; the page itself keeps them all."""
+    fragments = search_fragments(site)
     slug = "tutel-adaptive-mixture-of-experts-at-scale"
-    entries = [d for d in index["docs"] if d["location"].startswith(f"papers/{slug}/")]
-    assert len(entries) == 1
-    assert "Changho Hwang" in entries[0]["text"] and "MLSys" in entries[0]["text"]
-    assert "@inproceedings" not in entries[0]["text"] and "Related papers" not in entries[0]["text"]
+    entry = fragments[f"/papers/{slug}/"]
+    assert entry["meta"]["title"] == "Tutel: Adaptive Mixture-of-Experts at Scale"
+    assert "Changho Hwang" in entry["content"] and "MLSys" in entry["content"]
+    assert "@inproceedings" not in entry["content"] and "Related papers" not in entry["content"]
+    assert entry["filters"]["type"] == ["Paper"] and entry["filters"]["venue"] == ["MLSys"]
+    assert entry["filters"]["year"] and entry["filters"]["technique"]
     html = (site / "papers" / slug / "index.html").read_text("utf-8")
     for section in ('id="techniques"', 'id="related-papers"', 'id="neighbourhood"', 'id="cite"',
                     'id="sources"', "@inproceedings"):
         assert section in html, section
 
 
-def test_search_holds_the_start_of_long_abstracts_and_the_page_all_of_it(site, atlas):
-    """Search indexes the first SEARCH_ABSTRACT_CHARS characters of an abstract
-    (the 15 MB budget at 10,000 papers, docs/performance.md); the page shows it whole."""
-    from build_graph.render.pages import SEARCH_ABSTRACT_CHARS
+def test_search_holds_entities_and_hand_written_pages_not_lists(site, atlas):
+    """One entry per paper, author, venue and technique, and per hand-written
+    page; none for index pages, the graph, the quality report or list parts."""
+    urls = set(search_fragments(site))
+    expected = ({f"/papers/{p.slug}/" for p in atlas.corpus.papers}
+                | {f"/authors/{a.slug}/" for a in atlas.corpus.authors.values()}
+                | {f"/venues/{v.slug}/" for v in atlas.corpus.venues.values()}
+                | {f"/techniques/{t}/" for t in atlas.taxonomy.techniques})
+    hand_written = {"/" + p.relative_to(site).parent.as_posix() + "/"
+                    for p in site.glob("*/index.html") if p.parent.name in ("architecture", "performance")}
+    assert expected | hand_written <= urls
+    assert not {u for u in urls if u in ("/papers/", "/authors/", "/graph/", "/quality/")
+                or "/page-" in u or u.startswith("/graph/")}
+    assert not (site / "search" / "search_index.json").exists()       # no lunr index is published
+
+
+def test_search_indexes_whole_abstracts(site, atlas):
+    """Pagefind's index is fetched in pieces, so a long abstract is indexed whole."""
     paper = max(atlas.corpus.papers, key=lambda p: len(p.abstract or ""))
     words = " ".join(paper.abstract.split())
-    assert len(words) > SEARCH_ABSTRACT_CHARS + 100
-    head, tail = words[:SEARCH_ABSTRACT_CHARS - 50], words[-60:]
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    entry = next(d for d in index["docs"] if d["location"] == f"papers/{paper.slug}/")
-    flat = " ".join(re.sub(r"<[^>]+>", " ", entry["text"]).split())
-    html_text = " ".join(re.sub(r"<[^>]+>", " ", (site / "papers" / paper.slug / "index.html")
-                                .read_text("utf-8")).split())
-    assert html.escape(head, quote=False) in flat and html.escape(tail, quote=False) not in flat
-    assert html.escape(tail, quote=False) in html_text
+    content = " ".join(search_fragments(site)[f"/papers/{paper.slug}/"]["content"].split())
+    assert words[:200] in content and words[-60:] in content

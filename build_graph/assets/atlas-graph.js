@@ -701,10 +701,24 @@
       apply();
     }
 
+    /* A double click opens a node's page. Not vis-network's doubleClick:
+       it fires for two quick clicks on different nodes too (a technique, then
+       one of its papers that just appeared under the pointer), which opened
+       the paper instead of bringing in its authors. Here the same node must be
+       clicked twice within DOUBLE_CLICK_MS. */
+    var DOUBLE_CLICK_MS = 400;
+    var lastClick = { id: null, at: 0 };
     network.on("click", function (event) {
-      if (event.nodes.length !== 1) return;
+      if (event.nodes.length !== 1) { lastClick = { id: null, at: 0 }; return; }
       var id = event.nodes[0], n = info[id];
       if (!n) return;
+      var now = Date.now();
+      if (lastClick.id === id && now - lastClick.at < DOUBLE_CLICK_MS) {
+        lastClick = { id: null, at: 0 };
+        go(n.url);
+        return;
+      }
+      lastClick = { id: id, at: now };
       if (n.group === "more") {
         expand(n.of, n.next);
       } else if (n.group === "paper") {
@@ -715,9 +729,6 @@
       } else if (n.group !== "author" && !loaded[id]) {
         expand(id, 1).then(function () { fitCluster(id); }, failed);
       }
-    });
-    network.on("doubleClick", function (event) {
-      if (event.nodes.length === 1 && info[event.nodes[0]]) go(info[event.nodes[0]].url);
     });
 
     /* Semantic zoom: zooming in (wheel or pinch) close onto a map node

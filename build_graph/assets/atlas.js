@@ -1,4 +1,4 @@
-/* MLSys Atlas: sortable, filterable tables on index pages.
+/* MLSys Atlas: sortable tables, and the papers table paged from its JSON.
    Runs on every page view, including instant-navigation ones, through
    Material's document$ observable. Builds controls with DOM APIs and
    textContent only: nothing from the data is parsed as HTML. */
@@ -55,46 +55,155 @@
     return { label: label, box: box };
   }
 
-  function makeFilters(holder) {
-    var table = document.getElementById(holder.getAttribute("data-for"));
-    if (!table || holder.childElementCount) return;
-    var rows = Array.prototype.slice.call(table.tBodies[0].rows);
-    var years = {}, venues = {};
-    rows.forEach(function (r) {
-      if (r.dataset.year) years[r.dataset.year] = true;
-      if (r.dataset.venue) venues[r.dataset.venue] = true;
+  /* The papers table: every row comes from the JSON at data-src (format in
+     render/indexes.py: papers_table) and is shown PAGE rows at a time, after
+     filtering and sorting the data in memory; the HTML held only the newest. */
+  var PAGE = 100;
+
+  function link(pattern, id) { return pattern.split("{}").join(encodeURIComponent(id)); }
+
+  function cell(row, content) {
+    var td = document.createElement("td");
+    if (content !== undefined) td.textContent = content;
+    row.appendChild(td);
+    return td;
+  }
+
+  function anchor(text, href) {
+    var a = document.createElement("a");
+    a.href = href; a.textContent = text;
+    return a;
+  }
+
+  function makeDataTable(table) {
+    var holder = document.querySelector('.atlas-table-filters[data-for="' + table.id + '"]');
+    var pagerBox = document.querySelector('.atlas-table-pager[data-for="' + table.id + '"]');
+    if (!holder || holder.childElementCount) return;
+    fetch(table.getAttribute("data-src")).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    }).then(function (data) { showData(table, holder, pagerBox, data); })
+      .catch(function () { /* the HTML rows stay: the newest papers and the links to the data */ });
+  }
+
+  function showData(table, holder, pagerBox, data) {
+    var paperLink = table.getAttribute("data-paper-link");
+    var techniqueLink = table.getAttribute("data-technique-link");
+    var rows = data.papers.map(function (p, order) {
+      return { slug: p[0], title: p[1], authors: p[2], venue: p[3] < 0 ? "" : data.venues[p[3]],
+               year: p[4], techniques: p[5], untitled: p[6], order: order,
+               text: (p[1] + " " + p[2]).toLocaleLowerCase() };
     });
-    var techniqueOptions = JSON.parse(holder.getAttribute("data-techniques") || "[]");
+    var years = {};
+    rows.forEach(function (r) { if (r.year) years[r.year] = true; });
+    var yearList = Object.keys(years).sort().map(function (y) { return [y, y]; });
     var text = document.createElement("label");
     text.textContent = "Title or author";
     var input = document.createElement("input");
     input.type = "search";
     text.appendChild(input);
-    var yearFrom = select("From year", Object.keys(years).sort().map(function (y) { return [y, y]; }));
-    var yearTo = select("To year", Object.keys(years).sort().map(function (y) { return [y, y]; }));
-    var venue = select("Venue", Object.keys(venues).sort().map(function (v) { return [v, v]; }));
-    var technique = select("Technique", techniqueOptions);
+    var yearFrom = select("From year", yearList);
+    var yearTo = select("To year", yearList);
+    var venue = select("Venue", data.venues.map(function (v, i) { return [String(i), v]; }));
+    var technique = select("Technique", data.techniques.map(function (t, i) { return [String(i), t[1], t[2]]; })
+      .filter(function (t) { return t[2]; }));
     var count = document.createElement("span");
     count.className = "atlas-table-count";
     count.setAttribute("aria-live", "polite");
     [text, yearFrom.label, yearTo.label, venue.label, technique.label, count].forEach(function (el) {
       holder.appendChild(el);
     });
-    function apply() {
-      var q = input.value.trim().toLocaleLowerCase(), shown = 0;
-      rows.forEach(function (r) {
-        var y = parseInt(r.dataset.year || "0", 10);
-        var ok = (!q || r.textContent.toLocaleLowerCase().indexOf(q) !== -1)
-          && (!yearFrom.box.value || y >= parseInt(yearFrom.box.value, 10))
-          && (!yearTo.box.value || y <= parseInt(yearTo.box.value, 10))
-          && (!venue.box.value || r.dataset.venue === venue.box.value)
-          && (!technique.box.value ||
-              (" " + r.dataset.techniques + " ").indexOf(" " + technique.box.value + " ") !== -1);
-        r.hidden = !ok;
-        if (ok) shown += 1;
+    var more = table.parentNode.querySelector(".atlas-table-more");
+    if (more) more.hidden = true;
+    var keys = ["title", "authors", "venue", "year"];
+    var sortKey = null, ascending = true, page = 0, shown = rows;
+    var headers = table.tHead.rows[0].cells;
+
+    function draw() {
+      var pages = Math.max(1, Math.ceil(shown.length / PAGE));
+      page = Math.min(page, pages - 1);
+      var body = document.createElement("tbody");
+      shown.slice(page * PAGE, (page + 1) * PAGE).forEach(function (r) {
+        var tr = document.createElement("tr");
+        var title = cell(tr);
+        title.appendChild(anchor(r.title, link(paperLink, r.slug)));
+        if (r.untitled) {
+          var em = document.createElement("em");
+          em.className = "atlas-untitled"; em.textContent = "(untitled)";
+          title.appendChild(document.createTextNode(" ")); title.appendChild(em);
+        }
+        cell(tr, r.authors); cell(tr, r.venue); cell(tr, r.year ? String(r.year) : "");
+        var techniques = cell(tr);
+        r.techniques.forEach(function (t, i) {
+          if (i) techniques.appendChild(document.createTextNode(", "));
+          techniques.appendChild(anchor(data.techniques[t][1], link(techniqueLink, data.techniques[t][0])));
+        });
+        body.appendChild(tr);
       });
-      count.textContent = shown + " of " + rows.length + " papers";
+      table.replaceChild(body, table.tBodies[0]);
+      count.textContent = shown.length + " of " + rows.length + " papers";
+      drawPager(pages);
     }
+
+    function drawPager(pages) {
+      if (!pagerBox) return;
+      pagerBox.textContent = "";
+      if (pages < 2) return;
+      function button(label, target, disabled) {
+        var b = document.createElement("button");
+        b.type = "button"; b.className = "md-button"; b.textContent = label; b.disabled = disabled;
+        b.addEventListener("click", function () {
+          page = target; draw();
+          table.scrollIntoView({ block: "start" });
+        });
+        return b;
+      }
+      var where = document.createElement("span");
+      where.textContent = "Page " + (page + 1) + " of " + pages;
+      [button("Previous", page - 1, page === 0), where, button("Next", page + 1, page >= pages - 1)]
+        .forEach(function (el) { pagerBox.appendChild(el); });
+    }
+
+    function apply() {
+      var q = input.value.trim().toLocaleLowerCase();
+      var from = yearFrom.box.value ? parseInt(yearFrom.box.value, 10) : null;
+      var to = yearTo.box.value ? parseInt(yearTo.box.value, 10) : null;
+      var v = venue.box.value ? data.venues[parseInt(venue.box.value, 10)] : null;
+      var t = technique.box.value ? parseInt(technique.box.value, 10) : null;
+      shown = rows.filter(function (r) {
+        return (!q || r.text.indexOf(q) !== -1)
+          && (from === null || r.year >= from) && (to === null || (r.year && r.year <= to))
+          && (v === null || r.venue === v)
+          && (t === null || r.techniques.indexOf(t) !== -1);
+      });
+      if (sortKey !== null) {
+        var key = keys[sortKey];
+        shown.sort(function (a, b) {
+          var x = key === "year" ? a.year : String(a[key]).toLocaleLowerCase();
+          var y = key === "year" ? b.year : String(b[key]).toLocaleLowerCase();
+          return ((x < y ? -1 : x > y ? 1 : 0) || a.order - b.order) * (ascending ? 1 : -1);
+        });
+      }
+      page = 0;
+      draw();
+    }
+
+    Array.prototype.forEach.call(headers, function (th, index) {
+      if (!th.getAttribute("data-sort")) return;
+      th.tabIndex = 0;
+      th.setAttribute("role", "button");
+      function sort() {
+        ascending = !(sortKey === index && ascending);
+        sortKey = index;
+        Array.prototype.forEach.call(headers, function (h) { h.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        apply();
+      }
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sort(); }
+      });
+    });
     [input, yearFrom.box, yearTo.box, venue.box, technique.box].forEach(function (el) {
       el.addEventListener("input", apply);
       el.addEventListener("change", apply);
@@ -103,8 +212,8 @@
   }
 
   function init() {
-    document.querySelectorAll("table.atlas-table").forEach(makeSortable);
-    document.querySelectorAll(".atlas-table-filters").forEach(makeFilters);
+    document.querySelectorAll("table.atlas-table:not([data-src])").forEach(makeSortable);
+    document.querySelectorAll("table.atlas-table[data-src]").forEach(makeDataTable);
   }
 
   if (typeof document$ !== "undefined") { document$.subscribe(init); }

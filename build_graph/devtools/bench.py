@@ -79,7 +79,8 @@ TARGETS = {
     "scaling_10k_over_1k": 12.0,    # time at 10,000 / time at 1,000
     "seed_build_seconds": 5.0,      # the 51-paper seed site, full mkdocs build
     "paper_page_bytes": 60 * 1024,
-    "search_index_bytes": 15 * 1024 * 1024,
+    "site_bytes_per_paper": 50 * 1024,
+    "files_per_paper": 8,
 }
 
 _CHILD_BUILD = textwrap.dedent("""
@@ -489,25 +490,49 @@ def _graph_weight(site: Path) -> dict | None:
     return {"bytes": sum(sizes.values()), "files": dict(sorted(sizes.items()))}
 
 
+PAGE_KINDS = (("paper", r"papers/[^/]+/index\.html"), ("author", r"authors/(?!index/)[^/]+/index\.html"),
+              ("venue", r"venues/[^/]+/index\.html"), ("technique", r"techniques/[^/]+/index\.html"),
+              ("list part", r"[^/]+/[^/]+/page-\d+/index\.html"), ("authors A–Z", r"authors/index/.+"),
+              ("graph", r"graph/.+"))
+"""Page kinds the benchmark weighs separately (first match wins; the rest is "other")."""
+
+
+def _page_kind(path: str) -> str:
+    return next((kind for kind, pattern in PAGE_KINDS if re.fullmatch(pattern, path)), "other")
+
+
 def site_stats(site: Path) -> dict:
-    total = 0
+    """Size and files of the built site; HTML bytes per page kind; the search index."""
+    from ..render.paging import MAX_PAGE_BYTES
+    total = files = 0
     pages = []
+    kinds: dict[str, dict] = {}
     for path in site.rglob("*"):
         if path.is_file():
             size = path.stat().st_size
             total += size
+            files += 1
             if path.suffix == ".html" and path.name != "404.html":
-                pages.append((size, path.relative_to(site).as_posix()))
+                rel = path.relative_to(site).as_posix()
+                pages.append((size, rel))
+                kind = kinds.setdefault(_page_kind(rel), {"pages": 0, "bytes": 0})
+                kind["pages"] += 1
+                kind["bytes"] += size
     pages.sort(reverse=True)
     papers = [(s, p) for s, p in pages if re.fullmatch(r"papers/[^/]+/index\.html", p)]
-    index = site / "search" / "search_index.json"
+    search = site / "pagefind"
+    search_files = [p for p in search.rglob("*") if p.is_file()] if search.is_dir() else []
     return {
         "pages": len(pages),
+        "files": files,
         "site_bytes": total,
         "largest_page": {"path": pages[0][1], "bytes": pages[0][0]} if pages else None,
+        "pages_over_bound": [p for s, p in pages if s > MAX_PAGE_BYTES],
         "paper_page_max": {"path": papers[0][1], "bytes": papers[0][0]} if papers else None,
         "paper_page_mean_bytes": round(sum(s for s, _ in papers) / len(papers)) if papers else None,
-        "search_index_bytes": index.stat().st_size if index.is_file() else None,
+        "page_kinds": dict(sorted(kinds.items())),
+        "search_index_bytes": sum(p.stat().st_size for p in search_files) if search_files else None,
+        "search_index_files": len(search_files),
         "graph_page": _graph_weight(site),
     }
 
@@ -655,7 +680,14 @@ def format_table(report: dict) -> str:
              ("largest paper page", f"{site['paper_page_max']['path']} "
               f"({_kb(site['paper_page_max']['bytes'])}; mean {_kb(site['paper_page_mean_bytes'])})"
               if site["paper_page_max"] else "none"),
-             ("search index", _mb(site["search_index_bytes"])),
+             ("search index (Pagefind, fetched in pieces)",
+              f"{_mb(site['search_index_bytes'])} in {site['search_index_files']:,} files"),
+             ("site files", f"{site['files']:,} ({site['files'] / max(report['papers'], 1):.1f} per paper; "
+              f"{_kb(site['site_bytes'] / max(report['papers'], 1))} per paper)"),
+             ("HTML per paper, by page kind", "; ".join(
+                 f"{kind} {_kb(k['bytes'] / max(report['papers'], 1))} ({k['pages']:,} pages)"
+                 for kind, k in site["page_kinds"].items())),
+             ("pages over 500 KB", ", ".join(site["pages_over_bound"]) or "none"),
              ("graph page", f"{_mb(graph['bytes'])} ({', '.join(graph['files'])})" if graph
               else "no graph page"),
              ("our stages / total build", f"{ratios['own_share']:.1%} wall, {ratios['own_share_cpu']:.1%} CPU "

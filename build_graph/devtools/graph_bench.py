@@ -121,7 +121,7 @@ def build_site(seeds: Path, out: Path, full: bool) -> float:
 
 
 def _kind(path: str, initiator: str) -> str:
-    if path.endswith("search_index.json"):
+    if path.endswith("search_index.json") or "/pagefind/" in path:
         return "search index"
     if path.endswith(".json"):
         return "graph data"

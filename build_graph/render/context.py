@@ -26,6 +26,7 @@ HOME_PAGE = "index.md"           # used only when the site has no home page of i
 QUALITY_PAGE = "quality.md"
 EXPORT_FILE = "assets/atlas.json"
 BIBTEX_FILE = "assets/atlas.bib"
+PAPERS_TABLE = "assets/papers-table.json"     # the papers index's rows (render/indexes.py)
 
 
 def newest_first(paper: Paper):

@@ -37,7 +37,7 @@ class Html:
     ``title`` is HTML text (escaped by the template), as MkDocs' own
     ``Page.title`` is: the theme prints it into the header and ``<title>``.
     ``toc`` holds the headings as MkDocs' ``get_toc`` takes them. ``meta`` is
-    the page's metadata (``search: {exclude: true}``, ``hide: [toc]``), as
+    the page's metadata (``hide: [navigation]``), as
     front matter would have given it.
     """
 
@@ -45,8 +45,6 @@ class Html:
     title: str
     toc: tuple = ()
     meta: dict = field(default_factory=dict)
-    search_body: str | None = None
-    """``body`` without the parts search leaves out, for the search plugin alone."""
 
     def __str__(self) -> str:
         return self.body
@@ -54,10 +52,6 @@ class Html:
     @property
     def anchors(self) -> set[str]:
         return set(_ids(self.toc))
-
-    @property
-    def searchable(self) -> bool:
-        return not self.meta.get("search", {}).get("exclude", False)
 
 
 def _ids(tokens):
@@ -79,7 +73,6 @@ class Toc:
         self.tokens: list[dict] = []
         self._stack: list[dict] = []
         self._seen: set[str] = set()
-        self.left_out: list[str] = []
 
     def heading(self, level: int, ident, text: str) -> str:
         ident = str(ident)
@@ -94,11 +87,6 @@ class Toc:
         (self._stack[-1]["children"] if self._stack else self.tokens).append(token)
         self._stack.append(token)
         return unique
-
-    def unsearched(self, part: str) -> str:
-        """Remember a part of the page that search leaves out (``unsearched`` macro)."""
-        self.left_out.append(part)
-        return part
 
     def freeze(self) -> tuple:
         return tuple(self.tokens)
@@ -182,15 +170,7 @@ def render(template: str, here: str, meta: dict | None = None, **values) -> Html
     toc = Toc()
     module = environment().get_template(template).make_module(
         {"here": here, "url": lambda target: href(here, target), "toc": toc, **values})
-    body = str(module)
-    search_body = None
-    if toc.left_out:
-        # Each part is exactly what the template wrote into the body: cut it out.
-        search_body = body
-        for part in toc.left_out:
-            search_body = search_body.replace(part, "", 1)
-    return Html(body=body, title=str(module.title), toc=toc.freeze(), meta=meta or {},
-                search_body=search_body)
+    return Html(body=str(module), title=str(module.title), toc=toc.freeze(), meta=meta or {})
 
 
 def fragment(template: str, **values) -> Markup:

@@ -8,25 +8,75 @@ search: every entry they list has its own page.
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
-from .context import (AUTHOR, AUTHORS_INDEX, GRAPH_PAGE, HOME_PAGE, PAPER, PAPERS_INDEX, QUALITY_PAGE,
+from ..model import Paper
+from .context import (AUTHOR, AUTHORS_INDEX, BIBTEX_FILE, GRAPH_PAGE, HOME_PAGE, PAPER, PAPERS_INDEX,
+                      PAPERS_TABLE, QUALITY_PAGE,
                       TECHNIQUE, TECHNIQUES_INDEX, VENUE, VENUES_INDEX, newest_first)
 from .html import EXCLUDED, Html, href, render
+from .paging import chunks, pager, part_path
+
+
+PAPERS_INLINE = 100
+"""Rows of the papers table written into its HTML: what a reader without
+JavaScript sees (the newest papers), and what shows before the full table loads."""
+
+
+def _row(ctx, paper: Paper) -> tuple[str, str]:
+    """The authors and venue shown in a paper's row."""
+    authors = [ctx.authors[k].name for k in paper.authors]
+    shown = ", ".join(authors[:3]) + (" et al." if len(authors) > 3 or paper.authors_truncated else "")
+    return shown, ctx.venues[paper.venue].name if paper.venue else ""
 
 
 def papers_index(ctx) -> Html:
+    """The papers table: its first ``PAPERS_INLINE`` rows in HTML, all rows in
+    ``papers_table`` (JSON), which assets/atlas.js pages, sorts and filters.
+
+    Written whole, the table was 7.7 MB of HTML at 10,000 papers; this page
+    stays the same size at any atlas size (docs/performance.md).
+    """
+    papers = sorted(ctx.corpus.papers, key=newest_first)
     rows = []
-    for p in sorted(ctx.corpus.papers, key=newest_first):
-        authors = [ctx.authors[k].name for k in p.authors]
-        shown = ", ".join(authors[:3]) + (" et al." if len(authors) > 3 or p.authors_truncated else "")
-        rows.append((p, href(PAPERS_INDEX, PAPER.format(p.slug)), shown,
-                     ctx.venues[p.venue].name if p.venue else "", " ".join(t.technique for t in p.techniques),
+    for p in papers[:PAPERS_INLINE]:
+        shown, venue = _row(ctx, p)
+        rows.append((p, href(PAPERS_INDEX, PAPER.format(p.slug)), shown, venue,
                      [(t.technique, ctx.technique_name(t.technique), href(PAPERS_INDEX, TECHNIQUE.format(t.technique)))
                       for t in p.techniques]))
-    options = [[tid, t.name] for tid, t in ctx.taxonomy.techniques.items()
-               if not t.is_area and tid in ctx.papers_by_technique]
-    return render("papers_index.html", PAPERS_INDEX, EXCLUDED, rows=rows, options=options)
+    return render("papers_index.html", PAPERS_INDEX, EXCLUDED, rows=rows, total=len(papers),
+                  table=href(PAPERS_INDEX, PAPERS_TABLE), bibtex=href(PAPERS_INDEX, BIBTEX_FILE),
+                  paper_link=href(PAPERS_INDEX, PAPER.format("{}")),
+                  technique_link=href(PAPERS_INDEX, TECHNIQUE.format("{}")))
+
+
+def papers_table(ctx) -> str:
+    """Every paper's row of the papers index, newest first, as compact JSON.
+
+    ``{"venues": [name, ...], "techniques": [[id, name, filterable], ...],
+    "papers": [[slug, title, authors, venue index or -1, year or 0,
+    [technique index, ...], untitled], ...]}``: names are stored once and
+    rows refer to them by position, so a row is about 120 bytes. The page
+    builds links from the slugs (``data-paper-link``); every string reaches the
+    page through ``textContent``.
+    """
+    papers = sorted(ctx.corpus.papers, key=newest_first)
+    venues = sorted({p.venue for p in papers if p.venue}, key=lambda v: ctx.venues[v].name.casefold())
+    venue_at = {v: i for i, v in enumerate(venues)}
+    used = dict.fromkeys(t.technique for p in papers for t in p.techniques)
+    techniques = [tid for tid in ctx.taxonomy.techniques if tid in used]
+    technique_at = {tid: i for i, tid in enumerate(techniques)}
+    rows = []
+    for p in papers:
+        shown, _ = _row(ctx, p)
+        rows.append([p.slug, p.label, shown, venue_at.get(p.venue, -1), p.year or 0,
+                     [technique_at[t.technique] for t in p.techniques], int(bool(p.untitled))])
+    data = {"venues": [ctx.venues[v].name for v in venues],
+            "techniques": [[tid, ctx.technique_name(tid), int(not ctx.taxonomy.techniques[tid].is_area)]
+                           for tid in techniques],
+            "papers": rows}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def _initial(name: str) -> str:
@@ -34,16 +84,50 @@ def _initial(name: str) -> str:
     return folded if folded.isalpha() and folded.isascii() else "#"
 
 
-def authors_index(ctx) -> Html:
+AUTHORS_PER_PAGE = 1000
+"""Authors on one page of the A–Z (about 100 KB). An atlas with more people
+gets one page per initial (cut into parts of this size), linked from the index."""
+
+
+def _letter_page(anchor: str) -> str:
+    # "index" is never an author's slug (normalize/slugs.py), so these cannot meet one.
+    return f"authors/index/{anchor}.md"
+
+
+def authors_index(ctx) -> dict[str, Html]:
+    """Authors A–Z by family name: one page, or with more than ``AUTHORS_PER_PAGE``
+    people an index of initials and a page (in parts) per initial."""
     authors = sorted(ctx.authors.values(), key=lambda a: (a.name.split()[-1].casefold(), a.name.casefold()))
     groups: dict[str, list] = {}
     for author in authors:
-        groups.setdefault(_initial(author.name.split()[-1]), []).append(
-            (author.name, href(AUTHORS_INDEX, AUTHOR.format(author.slug)),
-             len(ctx.papers_by_author.get(author.key, []))))
-    letters = sorted(groups, key=lambda l: (l == "#", l))
-    return render("authors_index.html", AUTHORS_INDEX, EXCLUDED, count=len(authors),
-                  groups=[(l, "other" if l == "#" else l.lower(), groups[l]) for l in letters])
+        groups.setdefault(_initial(author.name.split()[-1]), []).append(author)
+    letters = [(letter, "other" if letter == "#" else letter.lower())
+               for letter in sorted(groups, key=lambda l: (l == "#", l))]
+
+    def entries(here, people):
+        return [(a.name, href(here, AUTHOR.format(a.slug)), len(ctx.papers_by_author.get(a.key, [])))
+                for a in people]
+
+    if len(authors) <= AUTHORS_PER_PAGE:
+        return {AUTHORS_INDEX: render(
+            "authors_index.html", AUTHORS_INDEX, EXCLUDED, count=len(authors), letters=None,
+            groups=[(letter, anchor, entries(AUTHORS_INDEX, groups[letter])) for letter, anchor in letters])}
+    pages = {}
+    overview = []
+    for letter, anchor in letters:
+        page = _letter_page(anchor)
+        parts = chunks(groups[letter], AUTHORS_PER_PAGE)
+        overview.append((letter, len(groups[letter]),
+                         [(n, href(AUTHORS_INDEX, part_path(page, n))) for n in range(1, len(parts) + 1)]))
+        for number, people in enumerate(parts, start=1):
+            here = part_path(page, number)
+            pages[here] = render(
+                "authors_letter.html", here, EXCLUDED, letter=letter, index=AUTHORS_INDEX,
+                authors=entries(here, people),
+                pager=pager(page, here, number, len(parts), len(groups[letter]), AUTHORS_PER_PAGE))
+    pages[AUTHORS_INDEX] = render("authors_index.html", AUTHORS_INDEX, EXCLUDED, count=len(authors),
+                                  letters=overview, groups=[])
+    return pages
 
 
 def venues_index(ctx) -> Html:

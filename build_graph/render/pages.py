@@ -17,37 +17,19 @@ from .context import (AUTHOR, BIBTEX_FILE, PAPER, PAPERS_INDEX, TECHNIQUE, VENUE
                       newest_first)
 from .html import EXCLUDED, Html, fragment, href, render, shared_link
 from .notes import note_html
+from .paging import PER_PAGE, chunks, pager, part_path
 
-# Search holds what a reader searches for: paper titles, authors, venues and
-# abstracts, and technique names and descriptions. Lists that repeat other
-# pages' titles (related papers, a technique's papers, neighbourhoods), and
-# author and venue pages (nothing but such lists), are left out: with them the
-# index was 11 MB at 1,000 papers; see docs/performance.md.
-SEARCH_ABSTRACT_CHARS = 1000
+LIGHT = {"hide": ["navigation"]}
+"""Entity pages are not in the navigation, so the left sidebar would only repeat
+the header's tabs: hidden (mkdocs-material reads ``hide`` from the page's meta)."""
 
+COAUTHORS_SHOWN = 60
+"""Co-authors listed on a person's page, most frequent first; a prolific author
+has thousands, and each is also named on the papers they share."""
 
-def abstract_parts(abstract: str) -> list[tuple[str, str]]:
-    """The abstract's paragraphs as ``(searched, not searched)`` text pairs: search
-    indexes its first ``SEARCH_ABSTRACT_CHARS`` characters (cut at a space), the
-    rest is shown but marked ``data-search-exclude``.
-
-    With whole abstracts the index would pass 15 MB near 10,000 papers (real
-    abstracts average 1,300 characters); the first 1,000 characters hold the
-    problem and the contribution. See docs/performance.md.
-    """
-    out, budget = [], SEARCH_ABSTRACT_CHARS
-    for para in abstract.split("\n\n"):
-        text = " ".join(para.split())
-        if not text:
-            continue
-        if budget <= 0:
-            out.append(("", text))
-            continue
-        cut = len(text) if len(text) <= budget else max(text.rfind(" ", 0, budget), 0)
-        head, tail = text[:cut], text[cut:]
-        budget = budget - len(head) if head else 0
-        out.append((head, tail))
-    return out
+def abstract_paragraphs(abstract: str) -> list[str]:
+    """The abstract's paragraphs, each on one line."""
+    return [text for text in (" ".join(para.split()) for para in abstract.split("\n\n")) if text]
 
 
 def safe_href(url: str | None) -> str | None:
@@ -101,12 +83,12 @@ def paper_page(ctx: SiteContext, paper: Paper) -> Html:
             disagreements.append((name, [(v.value, v.source.ref, v.kind) for v in values], str(shown)))
     venue = ctx.venues[paper.venue] if paper.venue else None
     return render(
-        "paper.html", here, {"atlas": "paper"},
+        "paper.html", here, {"atlas": "paper", **LIGHT},
         paper=paper, title_fix=paper.corrected("title"), safe_href=safe_href,
         authors=[shared_link(ctx.links, here, AUTHOR.format(ctx.authors[k].slug), ctx.authors[k].name)
                  for k in paper.authors],
         venue=venue, venue_page=VENUE.format(venue.slug) if venue else None, links=links,
-        abstract=abstract_parts(paper.abstract) if paper.abstract else [],
+        abstract=abstract_paragraphs(paper.abstract) if paper.abstract else [],
         techniques=[(ctx.technique_name(t.technique), href(here, TECHNIQUE.format(t.technique)), t)
                     for t in paper.techniques],
         related=[(paper_line(ctx, ctx.papers[item.slug], here),
@@ -116,7 +98,14 @@ def paper_page(ctx: SiteContext, paper: Paper) -> Html:
         bibtex=bibtex_entry(paper, ctx.corpus, ctx.citation_keys[paper.slug]).rstrip("\n"),
         bibtex_file=BIBTEX_FILE,
         corrections=[(fields, source, note) for (source, note), fields in by_source.items()],
-        disagreements=disagreements, **_note(ctx, here))
+        disagreements=disagreements, search_filters=_search_filters(ctx, paper), **_note(ctx, here))
+
+
+def _search_filters(ctx: SiteContext, paper: Paper) -> list[tuple[str, str]]:
+    """The search filters of a paper's page: its venue, year and techniques."""
+    filters = [("venue", ctx.venues[paper.venue].name)] if paper.venue else []
+    filters += [("year", str(paper.year))] if paper.year else []
+    return filters + [("technique", ctx.technique_name(t.technique)) for t in paper.techniques]
 
 
 def author_page(ctx: SiteContext, key: str) -> Html:
@@ -124,12 +113,15 @@ def author_page(ctx: SiteContext, key: str) -> Html:
     here = AUTHOR.format(author.slug)
     papers = ctx.papers_by_author.get(key, [])
     techniques = Counter(t.technique for p in papers for t in p.techniques)
+    coauthors = ctx.coauthors(key)
     return render(
-        "author.html", here, {"atlas": "author", **EXCLUDED},
+        "author.html", here, {"atlas": "author", **EXCLUDED, **LIGHT},
         author=author, variants=sorted(author.spellings - {author.name}),
-        papers=[paper_line(ctx, p, here) for p in papers],
+        papers=_items(ctx, papers[:PER_PAGE], here),
+        pager=pager(here, here, 1, len(chunks(papers, PER_PAGE)), len(papers), PER_PAGE),
         coauthors=[(shared_link(ctx.links, here, AUTHOR.format(ctx.authors[o].slug), ctx.authors[o].name), n)
-                   for o, n in ctx.coauthors(key)],
+                   for o, n in coauthors[:COAUTHORS_SHOWN]],
+        more_coauthors=max(0, len(coauthors) - COAUTHORS_SHOWN),
         techniques=[(ctx.technique_name(t), href(here, TECHNIQUE.format(t)), n)
                     for t, n in sorted(techniques.items(), key=lambda kv: (-kv[1], kv[0]))],
         graph=graphview.local_graph(ctx, f"author:{author.slug}", here), **_note(ctx, here))
@@ -139,13 +131,10 @@ def venue_page(ctx: SiteContext, key: str) -> Html:
     venue = ctx.venues[key]
     here = VENUE.format(venue.slug)
     papers = ctx.papers_by_venue.get(key, [])
-    by_year: dict[int | None, list] = {}
-    for paper in papers:
-        by_year.setdefault(paper.year, []).append(paper_line(ctx, paper, here))
     return render(
-        "venue.html", here, {"atlas": "venue", **EXCLUDED},
-        venue=venue, count=len(papers),
-        years=[(year, by_year[year]) for year in sorted(by_year, key=lambda y: -(y or 0))],
+        "venue.html", here, {"atlas": "venue", **EXCLUDED, **LIGHT},
+        venue=venue, count=len(papers), years=_by_year(ctx, papers[:PER_PAGE], here),
+        pager=pager(here, here, 1, len(chunks(papers, PER_PAGE)), len(papers), PER_PAGE),
         graph=graphview.local_graph(ctx, f"venue:{venue.slug}", here), **_note(ctx, here))
 
 
@@ -157,14 +146,15 @@ def technique_page(ctx: SiteContext, tid: str) -> Html:
     authors = Counter(a for p in papers for a in dict.fromkeys(p.authors))
     top = sorted(authors.items(), key=lambda kv: (-kv[1], ctx.author_name(kv[0]).casefold()))[:10]
     return render(
-        "technique.html", here, {"atlas": "technique"},
+        "technique.html", here, {"atlas": "technique", **LIGHT},
         technique=technique,
         parent=((ctx.technique_name(technique.parent), TECHNIQUE.format(technique.parent))
                 if technique.parent else None),
         children=[(ctx.technique_name(c), href(here, TECHNIQUE.format(c)), ctx.subtree_counts.get(c, 0))
                   for c in ctx.taxonomy.children(tid)],
         terms=[*technique.aliases, *technique.acronyms],
-        papers=[(paper_line(ctx, p, here), ctx.evidence(p, tid)) for p in papers],
+        papers=_items(ctx, papers[:PER_PAGE], here, tid), direct=len(papers),
+        pager=pager(here, here, 1, len(chunks(papers, PER_PAGE)), len(papers), PER_PAGE),
         total=ctx.subtree_counts.get(tid, 0),
         years=[(y, years[y]) for y in sorted(years, reverse=True)],
         cooccurring=[(ctx.technique_name(o), href(here, TECHNIQUE.format(o)), n)
@@ -174,16 +164,52 @@ def technique_page(ctx: SiteContext, tid: str) -> Html:
         graph=graphview.local_graph(ctx, f"technique:{tid}", here), **_note(ctx, here))
 
 
+def _items(ctx: SiteContext, papers: list[Paper], here: str, tid: str | None = None) -> list[tuple]:
+    """``(line, tag)`` per paper for ``paper_list``: the tag (with its evidence) on technique lists."""
+    return [(paper_line(ctx, p, here), ctx.evidence(p, tid) if tid else None) for p in papers]
+
+
+def _by_year(ctx: SiteContext, papers: list[Paper], here: str) -> list[tuple]:
+    """``(year, items)`` groups of papers already sorted newest first."""
+    groups: dict[int | None, list[Paper]] = {}
+    for paper in papers:
+        groups.setdefault(paper.year, []).append(paper)
+    return [(year, _items(ctx, group, here)) for year, group in groups.items()]
+
+
+def list_parts(ctx: SiteContext, page: str, name: str, relation: str, papers: list[Paper],
+               tid: str | None = None, by_year: bool = False) -> dict[str, Html]:
+    """Parts 2, 3, ... of the papers listed on entity ``page`` (part 1 is the page itself)."""
+    parts = chunks(papers, PER_PAGE)
+    out = {}
+    for number, chunk in enumerate(parts[1:], start=2):
+        here = part_path(page, number)
+        groups = (_by_year(ctx, chunk, here) if by_year else [(None, _items(ctx, chunk, here, tid))])
+        out[here] = render("list_part.html", here, {"atlas": "list", **EXCLUDED, **LIGHT},
+                           name=name, relation=relation, owner=page, groups=groups, by_year=by_year,
+                           pager=pager(page, here, number, len(parts), len(papers), PER_PAGE))
+    return out
+
+
 def all_pages(ctx: SiteContext) -> dict[str, Html]:
     pages = {}
     for paper in ctx.corpus.papers:
         pages[PAPER.format(paper.slug)] = paper_page(ctx, paper)
     for key in sorted(ctx.authors):
-        pages[AUTHOR.format(ctx.authors[key].slug)] = author_page(ctx, key)
+        page = AUTHOR.format(ctx.authors[key].slug)
+        pages[page] = author_page(ctx, key)
+        pages.update(list_parts(ctx, page, ctx.authors[key].name, "by",
+                                ctx.papers_by_author.get(key, [])))
     for key in sorted(ctx.venues):
-        pages[VENUE.format(ctx.venues[key].slug)] = venue_page(ctx, key)
+        page = VENUE.format(ctx.venues[key].slug)
+        pages[page] = venue_page(ctx, key)
+        pages.update(list_parts(ctx, page, ctx.venues[key].name, "at",
+                                ctx.papers_by_venue.get(key, []), by_year=True))
     for tid in ctx.taxonomy.techniques:
-        pages[TECHNIQUE.format(tid)] = technique_page(ctx, tid)
+        page = TECHNIQUE.format(tid)
+        pages[page] = technique_page(ctx, tid)
+        pages.update(list_parts(ctx, page, ctx.technique_name(tid), "tagged directly with",
+                                ctx.papers_by_technique.get(tid, []), tid=tid))
     return pages
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 from ..bibtex import bibtex_file
 from ..graph import export_json
 from ..pipeline import Atlas
-from .context import (AUTHORS_INDEX, BIBTEX_FILE, EXPORT_FILE, HOME_PAGE, PAPERS_INDEX, QUALITY_PAGE, TECHNIQUES_INDEX,
+from .context import (BIBTEX_FILE, EXPORT_FILE, HOME_PAGE, PAPERS_INDEX, PAPERS_TABLE,
+                      QUALITY_PAGE, TECHNIQUES_INDEX,
                       VENUES_INDEX, SiteContext)
 from .explorer import render_explorer
 from .html import Html
-from .indexes import authors_index, home_page, papers_index, techniques_index, venues_index
+from .indexes import authors_index, home_page, papers_index, papers_table, techniques_index, venues_index
 from .pages import all_pages
 from .quality import quality_page
 
@@ -27,7 +28,8 @@ def render_site(atlas: Atlas, notes: dict | None = None) -> dict[str, Html | str
     ctx = SiteContext(atlas, notes)
     pages: dict[str, Html | str] = dict(all_pages(ctx))
     pages[PAPERS_INDEX] = papers_index(ctx)
-    pages[AUTHORS_INDEX] = authors_index(ctx)
+    pages[PAPERS_TABLE] = papers_table(ctx)
+    pages.update(authors_index(ctx))
     pages[VENUES_INDEX] = venues_index(ctx)
     pages[TECHNIQUES_INDEX] = techniques_index(ctx)
     pages[QUALITY_PAGE] = quality_page(ctx)
