@@ -657,7 +657,7 @@
         Object.keys(info).forEach(function (id) { if (info[id].group === "paper" && shown[id]) shownCount += 1; });
         status.textContent = "“" + info[mapId].label + "”: " + Math.min(chunk.total, chunk.part * data.chunk) +
           " of its " + chunk.total + " papers drawn around it; " + shownCount + " papers drawn in all. " +
-          "Click a paper for its authors; double-click a node to open its page.";
+          "Click a paper, or this node again, for authors; double-click a node to open its page.";
         return count;
       }).finally(function () { delete pending[mapId]; });
       return pending[mapId];
@@ -685,6 +685,45 @@
       return n.authors.length - list.length;
     }
     entry.bringAuthors = bringAuthors;
+
+    /* A map node's authors: of the papers drawn around it, the AUTHOR_CAP
+       people with the most of them (then by name), each linked to those papers.
+       Never every author of the atlas at once. Returns [drawn, not drawn]. */
+    function bringGroupAuthors(mapId) {
+      var n = info[mapId];
+      var papers = (neighbours[mapId] || []).filter(function (id) {
+        return info[id] && info[id].group === "paper" && shown[id];
+      });
+      var people = {};
+      papers.forEach(function (pid) {
+        info[pid].authors.forEach(function (a) {
+          var person = people[a[2]] || (people[a[2]] = { a: a, papers: [] });
+          if (person.papers.indexOf(pid) === -1) person.papers.push(pid);
+        });
+      });
+      var ranked = Object.keys(people).map(function (k) { return people[k]; }).sort(function (x, y) {
+        return y.papers.length - x.papers.length || (String(x.a[1]) < String(y.a[1]) ? -1 : 1);
+      });
+      var list = ranked.slice(0, AUTHOR_CAP), added = [];
+      list.forEach(function (person, i) {
+        var id = "a:" + person.a[2];
+        if (!info[id]) {
+          var angle = -Math.PI / 2 + 2 * Math.PI * i / list.length;
+          var r = 60 + 3 * list.length;
+          info[id] = { id: id, label: String(person.a[1]), group: "author", url: person.a[2], title: "Author",
+                       x: n.x + r * Math.cos(angle), y: n.y + r * Math.sin(angle) };
+          added.push(visNode(info[id], { size: 4 }, true));
+        }
+        person.papers.forEach(function (pid) {
+          if ((neighbours[id] || []).indexOf(pid) === -1) link(id, pid, 0);
+        });
+      });
+      compute();
+      nodes.add(added);
+      labelOrder();
+      return [list.length, ranked.length - list.length];
+    }
+    entry.bringGroupAuthors = bringGroupAuthors;
 
     function collapse() {
       var gone = Object.keys(info).filter(function (id) { return typeof info[id].id === "string"; });
@@ -728,6 +767,10 @@
           ". Double-click to open its page.";
       } else if (n.group !== "author" && !loaded[id]) {
         expand(id, 1).then(function () { fitCluster(id); }, failed);
+      } else if (n.group !== "author") {
+        var counts = bringGroupAuthors(id);
+        status.textContent = "“" + n.label + "”: the " + counts[0] + " most frequent authors of its drawn papers" +
+          (counts[1] ? " (" + counts[1] + " more not drawn)" : "") + ". Double-click to open its page.";
       }
     });
 

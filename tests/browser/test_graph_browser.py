@@ -88,6 +88,28 @@ def click_node(page, node) -> None:
     page.mouse.click(x, y)
 
 
+def test_a_techniques_authors_come_in_when_it_is_clicked_again(watched, site_url, the_map):
+    """The authors of a selected technique come in as a paper's do: the most
+    frequent authors of its drawn papers, at most 30, each linked to those papers."""
+    _ctx, chosen, _links = the_map
+    index, item = max(((i, m) for i, m in enumerate(chosen) if m.kind == "technique" and not m.is_area),
+                      key=lambda pair: (len(pair[1].papers), -pair[0]))
+    page = open_explorer(watched, site_url)
+    page.evaluate("id => window.atlasGraphs.explorer.network.focus(id, {scale: 1.5, animation: false})", index)
+    page.wait_for_timeout(50)
+    click_node(page, index)
+    page.wait_for_function("id => window.atlasGraphs.explorer.expanded[id] === 1", arg=index)
+    assert page.evaluate(DRAWN_BY_GROUP).get("author", 0) == 0
+    page.wait_for_timeout(500)                       # not a double click
+    page.evaluate("id => window.atlasGraphs.explorer.network.focus(id, {scale: 1.5, animation: false})", index)
+    page.wait_for_timeout(50)
+    click_node(page, index)
+    people = {a for p in item.papers[:explorer.CHUNK] for a in p.authors}
+    page.wait_for_function(f"""() => (({DRAWN_BY_GROUP})().author || 0) === {min(len(people), 30)}""")
+    assert page.url == f"{site_url}graph/"
+    watched.assert_clean()
+
+
 def test_default_view_draws_only_the_map(watched, site_url, the_map):
     _ctx, chosen, links = the_map
     page = open_explorer(watched, site_url)
