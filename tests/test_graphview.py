@@ -9,7 +9,6 @@ import random
 import re
 import subprocess
 import sys
-from html.parser import HTMLParser
 from pathlib import Path
 
 import markupsafe
@@ -23,6 +22,7 @@ from build_graph.render import explorer, graphview
 from build_graph.render.context import SiteContext
 from build_graph.render.html import Toc, environment, href, json_attr, url_of
 from build_graph.render.site import render_site
+from site_pages import Tags
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("ATLAS_TEST_DATA") or ROOT / "data")
@@ -233,17 +233,6 @@ def test_local_graph_keeps_the_most_relevant_neighbours(crowded):
     assert more == len(SURNAMES) - len(authors)
 
 
-class _Tags(HTMLParser):
-    """Every start tag of a page with its attributes, as a browser's parser sees them."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.tags: list[tuple[str, dict]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-
 LOCAL_GRAPH_ATTRS = {"class", "data-graph", "role", "aria-label", "aria-describedby"}
 
 
@@ -252,10 +241,7 @@ def graph_attribute(page: str) -> str:
     parser reads it; fails if anything in the data ended the attribute early
     (the value would be cut short and stray attributes would appear) or if a
     regular expression over the source would see a different value."""
-    parser = _Tags()
-    parser.feed(page)
-    parser.close()
-    graphs = [attrs for tag, attrs in parser.tags
+    graphs = [attrs for tag, attrs in Tags.of(page)
               if tag == "div" and "atlas-local-graph" in (attrs.get("class") or "").split()]
     assert len(graphs) == 1
     assert set(graphs[0]) == LOCAL_GRAPH_ATTRS, sorted(graphs[0])
