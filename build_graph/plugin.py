@@ -46,6 +46,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from .errors import AtlasError
+from .render.compact import compact_html
 from .render.context import HOME_PAGE
 from .render.explorer import vendor_files
 from .render.html import Html
@@ -214,6 +215,11 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
     def on_page_context(self, context, *, page, config, nav):
         if _material_search(config):
             page.meta["search"] = {"exclude": True}
+
+    @event_priority(-100)          # last: after every other plugin has changed the page
+    def on_post_page(self, output, *, page, config):
+        """Every page, without the theme's indentation (``render/compact.py``)."""
+        return compact_html(output)
 
     @event_priority(-100)          # after Material's search plugin has written its (empty) index
     def on_post_build(self, *, config):

@@ -70,7 +70,7 @@ from pathlib import Path
 from pyvis.network import Network
 
 from ..layout import anchor_layout, spiral
-from .context import AUTHOR, GRAPH_PAGE, newest_first
+from .context import GRAPH_PAGE, newest_first
 from .graphview import page_of, tooltip
 from .html import EXCLUDED, TEMPLATES, Html, href, render
 
@@ -267,7 +267,7 @@ def cluster_files(ctx, chosen: list[MapNode], positions) -> dict[str, str]:
                     if author not in author_index:
                         author_index[author] = len(authors)
                         person = ctx.authors[author]
-                        authors.append([person.slug, person.name, href(GRAPH_PAGE, AUTHOR.format(person.slug))])
+                        authors.append([person.slug, person.name, href(GRAPH_PAGE, ctx.author_page(author))])
                     mine.append(author_index[author])
                 x, y = points[start + offset]
                 rows.append([paper.slug, paper.label, paper.year, href(GRAPH_PAGE, page_of(ctx, paper.node_id)),
@@ -356,7 +356,7 @@ def cluster_pages(ctx, chosen: list[MapNode]) -> dict[str, Html]:
             here = item.text_page(part)
             rows = []
             for paper in item.papers[(part - 1) * CHUNK:part * CHUNK]:
-                authors = [(ctx.authors[a].name, href(here, AUTHOR.format(ctx.authors[a].slug)))
+                authors = [(ctx.authors[a].name, href(here, ctx.author_page(a)))
                            for a in list(dict.fromkeys(paper.authors))[:AUTHORS_IN_LIST]]
                 others = [(graph.nodes[n]["label"], href(here, chosen[index[n]].text_page(1)))
                           for n in dict.fromkeys(f"technique:{t.technique}" for t in paper.techniques)

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 
 from ..layout import radial_layout
-from .context import AUTHOR, GRAPH_PAGE, PAPER, TECHNIQUE, VENUE, newest_first
+from .context import GRAPH_PAGE, PAPER, TECHNIQUE, VENUE, newest_first
 from .html import href, shared_link
 
 LOCAL_CAP = 40
@@ -87,7 +87,9 @@ def paper_counts(ctx) -> dict[str, int]:
 
 def page_of(ctx, node_id: str) -> str:
     kind, _, key = node_id.partition(":")
-    return {"paper": PAPER, "author": AUTHOR, "venue": VENUE, "technique": TECHNIQUE}[kind].format(key)
+    if kind == "author":
+        return ctx.author_page(ctx.author_keys[key])
+    return {"paper": PAPER, "venue": VENUE, "technique": TECHNIQUE}[kind].format(key)
 
 
 class _Memo:

@@ -12,7 +12,7 @@ import json
 import unicodedata
 
 from ..model import Paper
-from .context import (AUTHOR, AUTHORS_INDEX, BIBTEX_FILE, GRAPH_PAGE, HOME_PAGE, PAPER, PAPERS_INDEX,
+from .context import (AUTHORS_INDEX, BIBTEX_FILE, GRAPH_PAGE, HOME_PAGE, PAPER, PAPERS_INDEX,
                       PAPERS_TABLE, QUALITY_PAGE,
                       TECHNIQUE, TECHNIQUES_INDEX, VENUE, VENUES_INDEX, newest_first)
 from .html import EXCLUDED, Html, href, render
@@ -105,7 +105,7 @@ def authors_index(ctx) -> dict[str, Html]:
                for letter in sorted(groups, key=lambda l: (l == "#", l))]
 
     def entries(here, people):
-        return [(a.name, href(here, AUTHOR.format(a.slug)), len(ctx.papers_by_author.get(a.key, [])))
+        return [(a.name, href(here, ctx.author_page(a.key)), len(ctx.papers_by_author.get(a.key, [])))
                 for a in people]
 
     if len(authors) <= AUTHORS_PER_PAGE:
