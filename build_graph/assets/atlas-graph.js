@@ -3,7 +3,7 @@
 
    One shared, cached file on every page; it costs nothing where there is no
    graph, because vis-network (served by this site from assets/vendor/) is
-   loaded only when a page has a graph container. Positions come from Python
+   loaded only when a graph is about to come into view. Positions come from Python
    (build_graph/layout.py), so the browser does no layout work and physics
    stays off.
 
@@ -969,13 +969,29 @@
     if (!locals.length && !explorers.length) return;
     locals.concat(explorers).forEach(function (el) { el.setAttribute("data-atlas-init", ""); });
     explorers.forEach(initExplorer);
-    if (locals.length) {
-      loadVis().then(function (vis) {
-        locals.forEach(function (el) { if (el.isConnected) drawLocal(el, vis); });
-      }, function () {
-        locals.forEach(function (el) { el.setAttribute("data-atlas-error", "vis-network"); });
-      });
-    }
+    locals.forEach(whenNearView);
+  }
+
+  /* A page's local graph sits below its lists, usually out of view: vis-network
+     (about 480 KB) is fetched and the graph drawn only when the graph comes
+     within a screen of the viewport, so a reader who never scrolls there
+     downloads none of it. Its data is inline in the page (data-graph). */
+  function drawLocalNow(el) {
+    loadVis().then(function (vis) {
+      if (el.isConnected) drawLocal(el, vis);
+    }, function () {
+      el.setAttribute("data-atlas-error", "vis-network");
+    });
+  }
+
+  function whenNearView(el) {
+    if (typeof IntersectionObserver === "undefined") { drawLocalNow(el); return; }
+    var watcher = new IntersectionObserver(function (entries) {
+      if (!entries.some(function (entry) { return entry.isIntersecting; })) return;
+      watcher.disconnect();
+      drawLocalNow(el);
+    }, { rootMargin: "100% 0px" });
+    watcher.observe(el);
   }
 
   new MutationObserver(function () {

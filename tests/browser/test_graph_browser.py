@@ -303,10 +303,27 @@ def local_graph(page) -> dict:
     return data
 
 
+def test_the_graph_library_loads_only_when_a_graph_nears_the_view(watched, site_url, atlas):
+    """A paper page's graph is below the fold: vis-network is not fetched until
+    the reader scrolls towards it, then it is, and the graph draws."""
+    paper = max(atlas.corpus.papers, key=lambda p: (len(p.abstract or ""), p.slug))
+    page = watched.page
+    page.goto(f"{site_url}papers/{paper.slug}/")
+    page.wait_for_load_state("networkidle")
+    top = page.evaluate("() => document.querySelector('.atlas-local-graph').getBoundingClientRect().top")
+    assert top > 2 * 900, "the graph must start more than a screen below the fold for this test"
+    assert not [url for url in watched.requests if "vis-network" in url]
+    assert page.query_selector(".atlas-local-graph[data-atlas-drawn]") is None
+    page.locator(".atlas-local-graph").scroll_into_view_if_needed()
+    page.wait_for_selector(".atlas-local-graph[data-atlas-drawn]")
+    assert [url for url in watched.requests if "vis-network" in url]
+
+
 def test_paper_page_draws_its_local_graph(watched, site_url, atlas):
     paper = unique_paper(atlas)
     page = watched.page
     page.goto(f"{site_url}papers/{paper.slug}/")
+    page.locator(".atlas-local-graph").scroll_into_view_if_needed()
     page.wait_for_selector(".atlas-local-graph[data-atlas-drawn]")
     data = local_graph(page)
     rows = data["n"]
@@ -399,6 +416,7 @@ def test_hostile_titles_stay_text_in_local_graphs(watched, hostile_site_url, hos
     page = watched.page
     slug = next(p.name for p in (hostile_site_dir / "papers").iterdir() if p.name.startswith(prefix))
     page.goto(f"{hostile_site_url}papers/{slug}/")
+    page.locator(".atlas-local-graph").scroll_into_view_if_needed()
     page.wait_for_selector(".atlas-local-graph[data-atlas-drawn]")
     data = local_graph(page)
     assert data["n"][data["c"]][0] == title
