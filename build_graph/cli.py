@@ -67,7 +67,10 @@ def cmd_build(args) -> int:
             path, content = url_of(path) + "index.html", content.body
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
+        if isinstance(content, bytes):      # the gzipped export
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
     print(f"wrote {len(pages)} files to {out}", file=sys.stderr)
     return 1 if atlas.errors else 0
 

@@ -64,7 +64,7 @@ def test_minimal_site_gets_every_page(external):
     from build_graph.pipeline import build_atlas
     expected = {p.slug for p in build_atlas(HOSTILE_SEEDS).corpus.papers}
     assert {p.name for p in (built / "papers").iterdir() if p.is_dir()} == expected
-    assert (built / "assets" / "atlas.json").is_file() and (built / "assets" / "atlas.bib").is_file()
+    assert (built / "assets" / "atlas.json.gz").is_file() and (built / "assets" / "atlas.bib").is_file()
 
 
 def test_minimal_site_brings_its_own_assets_and_templates(external):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import gzip
 import json
 import os
 import re
@@ -44,7 +45,7 @@ def test_every_entity_has_a_page(site, export):
 def test_index_pages_and_download(site, export):
     for path in ["papers", "authors", "venues", "techniques", "quality"]:
         assert (site / path / "index.html").is_file()
-    assert json.loads((site / "assets" / "atlas.json").read_text(encoding="utf-8")) == export
+    assert json.loads(gzip.decompress((site / "assets" / "atlas.json.gz").read_bytes())) == export
 
 
 def test_generated_pages_stay_out_of_the_nav(site):

@@ -24,7 +24,7 @@ TECHNIQUES_INDEX = "techniques/index.md"
 GRAPH_PAGE = "graph/index.md"
 HOME_PAGE = "index.md"           # used only when the site has no home page of its own
 QUALITY_PAGE = "quality.md"
-EXPORT_FILE = "assets/atlas.json"
+EXPORT_FILE = "assets/atlas.json.gz"      # render/site.py: why gzipped
 BIBTEX_FILE = "assets/atlas.bib"
 PAPERS_TABLE = "assets/papers-table.json"     # the papers index's rows (render/indexes.py)
 
