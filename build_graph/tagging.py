@@ -212,13 +212,25 @@ class _Sentences:
         self.text = text
         self.spans = sentence_spans(text) or [(0, len(text))]
         self.starts = [a for a, _ in self.spans]
+        self._own: dict[int, bool] = {}     # sentence index -> states the paper's contribution
 
     def index(self, pos: int) -> int:
         return max(bisect.bisect_right(self.starts, pos) - 1, 0)
 
     def at(self, pos: int) -> str:
-        a, b = self.spans[self.index(pos)]
+        return self.clean(self.index(pos))
+
+    def clean(self, i: int) -> str:
+        a, b = self.spans[i]
         return " ".join(self.text[a:b].split())
+
+    def states_contribution(self, i: int) -> bool:
+        """Whether sentence ``i`` states the paper's own contribution ("we propose ..."); cached per sentence."""
+        own = self._own.get(i)
+        if own is None:
+            a, b = self.spans[i]
+            own = self._own[i] = _states_contribution(_LOWER_WORDS.findall(self.text[a:b].lower()))
+        return own
 
 
 # Matching with its sense --------------------------------------------------
@@ -333,14 +345,19 @@ _SCENE_OPENERS = frozenset("rise growth advent emergence proliferation popularit
 _OWN_VERBS = frozenset("propose present introduce design develop build".split())
 
 
+def _states_contribution(words: list[str]) -> bool:
+    """Whether a sentence's (lower-case) words say "we propose/present/...", or "this paper/work"."""
+    n = len(words)
+    return any(words[i] == "we" and (words[i + 1] in _OWN_VERBS or i + 2 < n and words[i + 2] in _OWN_VERBS)
+               for i in range(n - 1)) or any(words[i] == "this" and words[i + 1] in ("paper", "work")
+                                             for i in range(n - 1))
+
+
 def _sentence_cues(sentence: str) -> tuple[bool, bool]:
     """(states the paper's own contribution, reports results or background)."""
     words = _LOWER_WORDS.findall(sentence.lower())
     n = len(words)
-    own = any(words[i] == "we" and (words[i + 1] in _OWN_VERBS or i + 2 < n and words[i + 2] in _OWN_VERBS)
-              for i in range(n - 1)) or any(words[i] == "this" and words[i + 1] in ("paper", "work")
-                                            for i in range(n - 1))
-    if own:
+    if _states_contribution(words):
         return True, False
     pairs = set(zip(words, words[1:]))
     other = bool(
@@ -602,13 +619,13 @@ class Tagger:
                 first = hits[0]
                 strength = "strong"
                 if field == "abstract":
-                    named_in = self._named_in(sentences, hits)
+                    named_in, named = self._mentions(sentences, hits)
                     if named_in == 1 and self.skip_incidental and self._incidental(sentences, hits):
                         continue
                     if named_in == 1 and rank in self.require_strong:
                         held_back[rank] = ("abstract", sentences.at(first.start), text[first.start:first.end], "weak")
                         continue
-                    salient = named_in >= STRONG_SENTENCES or self._in_contribution(sentences, hits)
+                    salient = named_in >= STRONG_SENTENCES or any(map(sentences.states_contribution, named))
                     strength = "strong" if salient else "weak"
                 # Cut from the original text, not the normalised copy: "Mixture-Of-Experts" keeps its capitals.
                 found[rank] = (field, sentences.at(first.start), text[first.start:first.end], strength)
@@ -624,18 +641,11 @@ class Tagger:
         ]
 
     @staticmethod
-    def _named_in(sentences: _Sentences, hits: list[Hit]) -> int:
-        """How many different sentences name the technique (an acronym it defines counts)."""
-        positions = _mention_positions(sentences.text, [(h.start, h.end) for h in hits])
+    def _mentions(sentences: _Sentences, hits: list[Hit]) -> tuple[int, set[int]]:
+        """(how many different sentences name the technique, their indices); an acronym it defines counts."""
+        named = {sentences.index(p) for p in _mention_positions(sentences.text, [(h.start, h.end) for h in hits])}
         # Distinct by text, not index: some listings repeat a sentence verbatim.
-        return len({sentences.at(p) for p in positions})
-
-    @staticmethod
-    def _in_contribution(sentences: _Sentences, hits: list[Hit]) -> bool:
-        """Whether a sentence naming the technique states the paper's own contribution ("we propose X")."""
-        positions = _mention_positions(sentences.text, [(h.start, h.end) for h in hits])
-        return any(_sentence_cues(sentences.text[a:b])[0]
-                   for a, b in {sentences.spans[sentences.index(p)] for p in positions})
+        return len({sentences.clean(i) for i in named}), named
 
     @staticmethod
     def _incidental(sentences: _Sentences, hits: list[Hit]) -> bool:
