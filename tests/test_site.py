@@ -90,7 +90,7 @@ def test_weak_tags_are_marked_on_paper_and_technique_pages(site, atlas):
     page = (site / "papers" / paper.slug / "index.html").read_text("utf-8")
     assert f"({tag.field}, weak)" in page
     technique = (site / "techniques" / tag.technique / "index.html").read_text("utf-8")
-    assert "weak: named in one sentence" in technique
+    assert "weak: named only in passing" in technique
     strong = next(t for p in atlas.corpus.papers for t in p.techniques if t.field == "title")
     assert "(title)" in (site / "papers").joinpath(
         next(p.slug for p in atlas.corpus.papers if strong in p.techniques), "index.html").read_text("utf-8")
