@@ -48,6 +48,7 @@ from mkdocs.structure.toc import get_toc
 from .errors import AtlasError
 from .render.compact import compact_html
 from .render.context import HOME_PAGE
+from .render.icons import SPRITE, IconSprite
 from .render.explorer import vendor_files
 from .render.html import Html
 from .search import index_site
@@ -133,6 +134,7 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
 
     def __init__(self):
         self.builder = SiteBuilder()
+        self.icons = IconSprite()
         self.dirty = False
 
     def on_startup(self, *, command, dirty):
@@ -218,11 +220,15 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
 
     @event_priority(-100)          # last: after every other plugin has changed the page
     def on_post_page(self, output, *, page, config):
-        """Every page, without the theme's indentation (``render/compact.py``)."""
-        return compact_html(output)
+        """Every page, without the theme's indentation (``render/compact.py``), its
+        theme icons drawn from one shared file (``render/icons.py``)."""
+        return self.icons.replace(compact_html(output), page.url)
 
     @event_priority(-100)          # after Material's search plugin has written its (empty) index
     def on_post_build(self, *, config):
+        sprite = Path(config.site_dir, SPRITE)
+        sprite.parent.mkdir(parents=True, exist_ok=True)
+        sprite.write_text(self.icons.sprite(), encoding="utf-8")
         if not _material_search(config):
             return
         lunr = Path(config.site_dir, "search")

@@ -153,3 +153,16 @@ def test_a_person_without_a_page_is_found_by_their_paper(site, atlas):
     for key in pageless:
         paper = ctx.papers_by_author[key][0]
         assert atlas.corpus.authors[key].name in fragments[f"/papers/{paper.slug}/"]["content"], key
+
+
+def test_every_icon_reference_lands_on_a_symbol_of_the_sprite(site):
+    sprite = (site / "assets" / "atlas-icons.svg").read_text("utf-8")
+    symbols = set(re.findall(r'<symbol id="([^"]+)"', sprite))
+    used = set()
+    for page in site.rglob("*.html"):
+        html = page.read_text("utf-8")
+        for href in re.findall(r'<use href="([^"#]+)#([^"]+)"', html):
+            target = (page.parent / href[0]).resolve()
+            assert target == (site / "assets" / "atlas-icons.svg").resolve(), page
+            used.add(href[1])
+    assert used == symbols and len(symbols) >= 5        # logo, menu, search, palette toggles, top
