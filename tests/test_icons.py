@@ -41,7 +41,7 @@ def test_icons_refer_to_the_sprite_from_where_the_page_is(page_url, href):
     sprite = IconSprite()
     out = sprite.replace(f"<header>{MENU}<a>{MENU}</a></header>", page_url)
     (key,) = sprite.symbols
-    use = f'<svg viewBox="0 0 24 24"><use href="{href}#{key}"/></svg>'
+    use = f'<svg viewBox="0 0 24 24"><use xlink:href="{href}#{key}"/></svg>'
     assert out == f"<header>{use}<a>{use}</a></header>"
 
 

@@ -161,7 +161,7 @@ def test_every_icon_reference_lands_on_a_symbol_of_the_sprite(site):
     used = set()
     for page in site.rglob("*.html"):
         html = page.read_text("utf-8")
-        for href in re.findall(r'<use href="([^"#]+)#([^"]+)"', html):
+        for href in re.findall(r'<use xlink:href="([^"#]+)#([^"]+)"', html):
             target = (page.parent / href[0]).resolve()
             assert target == (site / "assets" / "atlas-icons.svg").resolve(), page
             used.add(href[1])

@@ -6,10 +6,13 @@ arrows, and each palette toggle, whose weather icons alone are 1.6 KB.
 That is about 2.9 KB of every page, the same bytes on all of them, and an
 atlas has two pages or more per paper (issue 13). ``IconSprite`` moves each
 such icon into one cached file, ``assets/atlas-icons.svg``, as a
-``<symbol>``, and leaves ``<svg viewBox=…><use href=…#id/></svg>`` (about 80
+``<symbol>``, and leaves ``<svg viewBox=…><use xlink:href=…#id/></svg>`` (about 85
 bytes) in the page. The icon looks the same: the outer ``<svg>`` keeps the
 theme's classes' size and ``fill: currentcolor``, which the ``<use>`` copy
-inherits.
+inherits. (``xlink:href``, not ``href``: mkdocs-material's instant navigation
+rewrites the ``href`` property of every element with an ``href`` attribute,
+and a ``<use>`` element's is read-only; ``xlink:href`` is in another
+namespace, so the theme's ``[href]`` selector passes it by.)
 
 Only *icons* are moved: an ``<svg>`` whose attributes are exactly ``xmlns``
 and ``viewBox`` and whose content is nothing but ``<path d="…"/>`` elements
@@ -47,7 +50,7 @@ class IconSprite:
             view_box, paths = match.group(1), match.group(2).strip()
             key = "i" + hashlib.sha1(f"{view_box}|{paths}".encode("utf-8")).hexdigest()[:10]
             self.symbols.setdefault(key, (view_box, paths))
-            return f'<svg viewBox="{view_box}"><use href="{href}#{key}"/></svg>'
+            return f'<svg viewBox="{view_box}"><use xlink:href="{href}#{key}"/></svg>'
 
         return _ICON.sub(use, html)
 
