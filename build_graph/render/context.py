@@ -35,7 +35,8 @@ a hand-written note). About 70% of the people in a field's listings have one
 paper, and that paper's page already says all the atlas knows of them (their
 co-authors, venue and techniques); a page each would be most of the site's
 files and bytes (issue 13: at 4,300 papers, 16,000 pages of about 20 KB).
-Wherever a person is linked, one without a page links to their paper."""
+Wherever a person is linked, one without a page links to their paper. The
+plugin's ``author_page_from`` option changes it (1: everyone has a page)."""
 
 
 def newest_first(paper: Paper):
@@ -43,9 +44,11 @@ def newest_first(paper: Paper):
 
 
 class SiteContext:
-    def __init__(self, atlas: Atlas, notes: dict | None = None):
+    def __init__(self, atlas: Atlas, notes: dict | None = None,
+                 author_page_from: int = AUTHOR_PAGE_MIN_PAPERS):
         self.atlas = atlas
         self.notes = notes or {}
+        self.author_page_from = author_page_from
         self.corpus = atlas.corpus
         self.taxonomy = atlas.taxonomy
         self.papers = {p.slug: p for p in atlas.corpus.papers}
@@ -100,7 +103,7 @@ class SiteContext:
         the page of their one paper."""
         own = AUTHOR.format(self.authors[key].slug)
         papers = self.papers_by_author.get(key, [])
-        if len(papers) >= AUTHOR_PAGE_MIN_PAPERS or own in self.notes or not papers:
+        if len(papers) >= self.author_page_from or own in self.notes or not papers:
             return own
         return PAPER.format(papers[0].slug)
 

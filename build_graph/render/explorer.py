@@ -363,9 +363,9 @@ def cluster_pages(ctx, chosen: list[MapNode]) -> dict[str, Html]:
             here = item.text_page(part)
             rows = []
             for paper in item.papers[(part - 1) * CHUNK:part * CHUNK]:
-                # A person without a page of their own is named, not linked: the row links their paper.
-                authors = [(ctx.authors[a].name, href(here, ctx.author_page(a)) if ctx.has_own_page(a) else None)
-                           for a in list(dict.fromkeys(paper.authors))[:AUTHORS_IN_LIST]]
+                # Named, not linked: the row links the paper, whose page links them; a link
+                # each was a fifth of these pages' bytes.
+                authors = [ctx.authors[a].name for a in list(dict.fromkeys(paper.authors))[:AUTHORS_IN_LIST]]
                 others = [(graph.nodes[n]["label"], href(here, chosen[index[n]].text_page(1)))
                           for n in dict.fromkeys(f"technique:{t.technique}" for t in paper.techniques)
                           if n in index and n != item.node]

@@ -15,7 +15,7 @@ import gzip
 from ..bibtex import bibtex_file
 from ..graph import export_json
 from ..pipeline import Atlas
-from .context import (BIBTEX_FILE, EXPORT_FILE, HOME_PAGE, PAPERS_INDEX, PAPERS_TABLE,
+from .context import (AUTHOR_PAGE_MIN_PAPERS, BIBTEX_FILE, EXPORT_FILE, HOME_PAGE, PAPERS_INDEX, PAPERS_TABLE,
                       QUALITY_PAGE, TECHNIQUES_INDEX,
                       VENUES_INDEX, SiteContext)
 from .explorer import render_explorer
@@ -34,9 +34,11 @@ def export_gzip(graph) -> bytes:
     return gzip.compress(export_json(graph).encode("utf-8"), compresslevel=9, mtime=0)
 
 
-def render_site(atlas: Atlas, notes: dict | None = None) -> dict[str, Html | str | bytes]:
-    """``notes``: ``{page src_uri: Note}`` from ``render.notes.load_notes``."""
-    ctx = SiteContext(atlas, notes)
+def render_site(atlas: Atlas, notes: dict | None = None,
+                author_page_from: int = AUTHOR_PAGE_MIN_PAPERS) -> dict[str, Html | str | bytes]:
+    """``notes``: ``{page src_uri: Note}`` from ``render.notes.load_notes``;
+    ``author_page_from``: papers that give a person a page of their own."""
+    ctx = SiteContext(atlas, notes, author_page_from)
     pages: dict[str, Html | str] = dict(all_pages(ctx))
     pages[PAPERS_INDEX] = papers_index(ctx)
     pages[PAPERS_TABLE] = papers_table(ctx)
