@@ -146,7 +146,7 @@ class TechniqueTag:
     evidence: str                     # the sentence of the title or abstract that matched
     field: str = "abstract"           # "title", "abstract", "curation" or "heading"
     matched: str = ""                 # the text the pattern matched
-    strength: str = "strong"          # "strong" (title, 2+ sentences, curation) or "weak" (one abstract sentence)
+    strength: str = "strong"          # "strong" (title, contribution sentence, 3+ sentences, curation) or "weak"
 
 
 @dataclass

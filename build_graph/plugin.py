@@ -46,7 +46,9 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from .errors import AtlasError
-from .render.context import HOME_PAGE
+from .render.compact import compact_html
+from .render.context import AUTHOR_PAGE_MIN_PAPERS, HOME_PAGE
+from .render.icons import SPRITE, IconSprite
 from .render.explorer import vendor_files
 from .render.html import Html
 from .search import index_site
@@ -75,6 +77,9 @@ class AtlasConfig(base.Config):
     """Hand-written notes: ``notes/<papers|authors|venues|techniques>/<id>.md``."""
     edit_branch = c.Type(str, default="main")
     """The branch "Edit this page" links open, when ``repo_url`` is set."""
+    author_page_from = c.Type(int, default=AUTHOR_PAGE_MIN_PAPERS)
+    """A person gets a page of their own from this many papers (or with a note);
+    one with fewer is described on their paper's page. 1 gives everyone a page."""
     web_fonts = c.Type(bool, default=False)
     """mkdocs-material loads its fonts from Google; the atlas makes no request to
     another host, so it turns them off (the system's fonts are used) unless this is true."""
@@ -132,6 +137,7 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
 
     def __init__(self):
         self.builder = SiteBuilder()
+        self.icons = IconSprite()
         self.dirty = False
         self.dashboard: str | None = None
 
@@ -141,6 +147,9 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
     def on_config(self, config):
         """Edit links only when the site knows its repository; the atlas's own
         assets and templates; and the input folders watched under ``mkdocs serve``."""
+        if self.config.author_page_from < 1:
+            raise PluginError("MLSys Atlas: option 'author_page_from': expected 1 or more, "
+                              f"got {self.config.author_page_from}")
         # Without a repository URL there is nothing honest to link to, and
         # MkDocs would warn about a relative ``edit_uri``.
         config.edit_uri = f"edit/{self.config.edit_branch}/" if config.repo_url else None
@@ -163,7 +172,7 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
                               (self.config.seeds, self.config.curation, self.config.notes))
         try:
             generated = self.builder.build(seeds, data if data.is_dir() else None,
-                                           notes if notes.is_dir() else None)
+                                           notes if notes.is_dir() else None, self.config.author_page_from)
         except AtlasError as err:
             raise PluginError(f"MLSys Atlas: {err.format()}") from None
         root = Path(config.config_file_path).resolve().parent
@@ -224,8 +233,17 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         if _material_search(config):
             page.meta["search"] = {"exclude": True}
 
+    @event_priority(-100)          # last: after every other plugin has changed the page
+    def on_post_page(self, output, *, page, config):
+        """Every page, without the theme's indentation (``render/compact.py``), its
+        theme icons drawn from one shared file (``render/icons.py``)."""
+        return self.icons.replace(compact_html(output), page.url)
+
     @event_priority(-100)          # after Material's search plugin has written its (empty) index
     def on_post_build(self, *, config):
+        sprite = Path(config.site_dir, SPRITE)
+        sprite.parent.mkdir(parents=True, exist_ok=True)
+        sprite.write_text(self.icons.sprite(), encoding="utf-8")
         if not _material_search(config):
             return
         lunr = Path(config.site_dir, "search")

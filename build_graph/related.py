@@ -4,8 +4,8 @@ Score of paper *q* for paper *p* (explained for readers in docs/related.md):
 
 * every shared technique *t* adds ``log(1 + N / df(t))``: a technique few papers
   share says more than one everybody has; the weight is multiplied by
-  ``WEAK_FACTOR`` when either paper's tag is weak (named in one sentence of
-  the abstract only, docs/tagging.md), since a weak tag is less often right;
+  ``WEAK_FACTOR`` when either paper's tag is weak (named only in passing in
+  the abstract, docs/tagging.md), since a weak tag is less often right;
 * every shared author adds ``AUTHOR_WEIGHT``;
 * the same venue adds ``SAME_VENUE_YEAR`` (same year) or ``SAME_VENUE`` (other year),
   but only to papers that already share a technique or an author.

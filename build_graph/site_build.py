@@ -17,6 +17,7 @@ from pathlib import Path
 from .curation import REFERENCE_DIR
 from .caches import BuildCaches
 from .pipeline import build_atlas
+from .render.context import AUTHOR_PAGE_MIN_PAPERS
 from .render.notes import edit_targets, load_notes
 from .render.site import render_site
 from .sources import seed_files
@@ -66,16 +67,19 @@ class SiteBuilder:
         self.atlas = None
         self.edit_targets: dict[str, Path] = {}
 
-    def build(self, seeds_dir: Path, data_dir: Path | None, notes_dir: Path | None = None) -> dict[str, str]:
+    def build(self, seeds_dir: Path, data_dir: Path | None, notes_dir: Path | None = None,
+              author_page_from: int = AUTHOR_PAGE_MIN_PAPERS) -> dict[str, str]:
         # The packaged reference data too: editing the taxonomy under ``mkdocs serve`` rebuilds.
         fingerprint = inputs_fingerprint(seeds_dir, REFERENCE_DIR, *[d for d in (data_dir, notes_dir) if d])
+        fingerprint += f"|authors from {author_page_from}"
         self.previous = self._last[1] if self._last else {}
         if self._last and self._last[0] == fingerprint:
             return self._last[1]
         with collector_paused():
-            return self._build(fingerprint, seeds_dir, data_dir, notes_dir)
+            return self._build(fingerprint, seeds_dir, data_dir, notes_dir, author_page_from)
 
-    def _build(self, fingerprint: str, seeds_dir: Path, data_dir: Path | None, notes_dir: Path | None) -> dict[str, str]:
+    def _build(self, fingerprint: str, seeds_dir: Path, data_dir: Path | None, notes_dir: Path | None,
+               author_page_from: int) -> dict[str, str]:
         self.atlas = build_atlas(seeds_dir, data_dir, strict=True, caches=self.caches)
         valid = {
             "papers": {p.slug for p in self.atlas.corpus.papers},
@@ -84,7 +88,7 @@ class SiteBuilder:
             "techniques": set(self.atlas.taxonomy.techniques),
         }
         notes = load_notes(notes_dir, valid)
-        pages = render_site(self.atlas, notes)
+        pages = render_site(self.atlas, notes, author_page_from)
         self.edit_targets = edit_targets(self.atlas, notes)
         self.caches.finish_build()
         self._last = (fingerprint, pages)

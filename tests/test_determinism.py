@@ -46,13 +46,14 @@ except ImportError:                                   # pragma: no cover
 
 def _digest(pages: dict) -> dict[str, str]:
     """Pages (``Html``: body, title, contents, metadata) and files, by content hash."""
-    return {path: hashlib.sha256((repr(text) if isinstance(text, Html) else text).encode("utf-8")).hexdigest()
+    return {path: hashlib.sha256(text if isinstance(text, bytes) else
+                                 (repr(text) if isinstance(text, Html) else text).encode("utf-8")).hexdigest()
             for path, text in pages.items()}
 
 
 def _as_files(pages: dict) -> dict[str, bytes]:
     """What ``python -m build_graph build`` writes for ``pages``."""
-    return {(url_of(path) + "index.html" if isinstance(text, Html) else path): str(text).encode("utf-8")
+    return {(url_of(path) + "index.html" if isinstance(text, Html) else path): (text if isinstance(text, bytes) else str(text).encode("utf-8"))
             for path, text in pages.items()}
 
 
@@ -89,7 +90,7 @@ def test_cli_build_is_identical_across_hash_seeds_and_time_zones(tmp_path, basel
     assert not differing, f"{len(differing)} files differ between hash seeds, e.g. {differing[:5]}"
     # ... and this process (another, random, hash seed) rendered the very same bytes
     assert first == _as_files(baseline)
-    assert "assets/atlas.json" in first                     # the export JSON is among them
+    assert "assets/atlas.json.gz" in first                  # the export JSON is among them
     # layout coordinates ship in the explorer data: same in both processes (checked above)
     explorer = [p for p in first if p.endswith("explorer.json")]
     if layout is not None and explorer:

@@ -23,6 +23,7 @@ from build_graph.render.context import SiteContext
 from build_graph.render.html import Toc, environment, href, json_attr, url_of
 from build_graph.render.site import render_site
 from site_pages import Tags
+from test_links import resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("ATLAS_TEST_DATA") or ROOT / "data")
@@ -267,7 +268,9 @@ def test_local_graph_carries_positions_and_a_text_alternative(crowded):
         assert label == graph.nodes[node]["label"]
         assert kind == graphview.NODE_CODES[graph.nodes[node]["type"]]
         assert title == graphview.tooltip(crowded, node)
-        assert url == href(here, graphview.page_of(crowded, node))
+        page = graphview.page_of(crowded, node)
+        # A neighbour whose page is this one (a person with no other paper) leads nowhere.
+        assert url == ("" if page == here and node != paper else href(here, page))
         assert type(x) is int and type(y) is int
     # Whole units: the radial layout, rounded, and no two nodes on one spot.
     layout_xy = radial_layout(paper, kept)
@@ -499,8 +502,19 @@ def test_papers_come_in_chunks_that_hold_every_paper(seed_ctx, monkeypatch):
             assert (chunk["node"], chunk["part"], chunk["parts"], chunk["total"]) == \
                 (number, part, item.parts, len(item.papers))
             assert 0 < len(chunk["papers"]) <= 4
+            assert chunk["author_pages"] == "../authors/"
             for row in chunk["papers"]:
-                assert all(chunk["authors"][k][0] for k in row[8])
+                paper = seed_ctx.papers[row[0]]
+                # Every author of the paper, in byline order, each with where their page is:
+                # their own, or (one paper) this paper's.
+                named = [chunk["authors"][k] for k in row[8]]
+                assert [a[0] for a in named] == [seed_ctx.authors[k].slug for k in dict.fromkeys(paper.authors)]
+                for (slug, name, own), key in zip(named, dict.fromkeys(paper.authors)):
+                    assert name == seed_ctx.authors[key].name
+                    assert own == int(seed_ctx.has_own_page(key))
+                    own_url = resolve(url_of(explorer.GRAPH_PAGE), chunk["author_pages"] + slug + "/")[0]
+                    url = own_url if own else resolve(url_of(explorer.GRAPH_PAGE), row[3])[0]
+                    assert url == url_of(seed_ctx.author_page(key))
                 assert number in row[7] or item.is_area
             rows += [row[0] for row in chunk["papers"]]
             page = files[item.text_page(part)].body

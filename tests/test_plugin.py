@@ -64,7 +64,7 @@ def test_minimal_site_gets_every_page(external):
     from build_graph.pipeline import build_atlas
     expected = {p.slug for p in build_atlas(HOSTILE_SEEDS).corpus.papers}
     assert {p.name for p in (built / "papers").iterdir() if p.is_dir()} == expected
-    assert (built / "assets" / "atlas.json").is_file() and (built / "assets" / "atlas.bib").is_file()
+    assert (built / "assets" / "atlas.json.gz").is_file() and (built / "assets" / "atlas.bib").is_file()
 
 
 def test_minimal_site_brings_its_own_assets_and_templates(external):
@@ -152,6 +152,8 @@ def test_the_project_site_uses_the_plugin_not_a_hook():
     ("  - mlsys-atlas:\n      sedes: seeds\n", "option 'sedes': Unrecognised configuration name: sedes"),
     ("  - mlsys-atlas:\n      seeds: nowhere\n", "option 'seeds': The path"),
     ("  - mlsys-atlas:\n      edit_branch: [main]\n", "option 'edit_branch'"),
+    ("  - mlsys-atlas:\n      author_page_from: two\n", "option 'author_page_from'"),
+    ("  - mlsys-atlas:\n      author_page_from: 0\n", "option 'author_page_from': expected 1 or more, got 0"),
 ])
 def test_a_wrong_option_is_reported_by_name(tmp_path, options, message):
     config = MINIMAL_CONFIG.replace("  - mlsys-atlas\n", options)
@@ -183,3 +185,21 @@ def test_a_site_curation_folder_is_used(tmp_path):
     assert result.returncode == 0, result.stderr
     page = (site / "site" / "papers" / paper.slug / "index.html").read_text("utf-8")
     assert "1999" in page
+
+
+@pytest.mark.parametrize("author_page_from", [1, 2, 3])
+def test_author_page_from_decides_who_has_a_page(tmp_path, author_page_from):
+    from collections import Counter
+    from build_graph.pipeline import build_atlas
+    seeds = ROOT / "seeds"
+    atlas = build_atlas(seeds)
+    counts = Counter(a for p in atlas.corpus.papers for a in dict.fromkeys(p.authors))
+    config = MINIMAL_CONFIG.replace(
+        "  - mlsys-atlas\n", f"  - mlsys-atlas:\n      author_page_from: {author_page_from}\n")
+    site = minimal_site(tmp_path / "site", config, seeds)
+    result = mkdocs_build(site)
+    assert result.returncode == 0, result.stderr
+    pages = {p.name for p in (site / "site" / "authors").iterdir() if (p / "index.html").is_file()}
+    expected = {atlas.corpus.authors[k].slug for k, n in counts.items() if n >= author_page_from}
+    assert pages == expected and 0 < len(expected) <= len(counts)
+    assert (len(expected) == len(counts)) == (author_page_from == 1)

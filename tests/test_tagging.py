@@ -263,6 +263,24 @@ def test_incidental_cues():
     assert not incidental("TPUs are common.", 0)
 
 
+
+EXAMPLE_LISTS = [
+    # (sentence, the mentioned word, incidental?)
+    ("Accelerators such as GPUs, TPUs, FPGAs, and custom ASICs are deployed to train models.", "FPGAs", True),
+    ("Accelerators such as GPUs, TPUs, FPGAs, and custom ASICs are deployed to train models.", "custom", True),
+    ("Accelerators such as GPUs, TPUs, FPGAs, and custom ASICs are deployed to train deep models.", "deep", False),
+    ("Workloads, e.g., databases, key-value stores or web servers, share the host.", "key-value", True),
+    ("Apps including video analytics, AR, and speech share one GPU.", "video", True),
+    ("Systems such as Spark and Flink process streams.", "Spark", False),      # two items: not a list
+    ("Quantization, pruning, and distillation shrink models.", "pruning", False),   # no "such as"
+]
+
+
+@pytest.mark.parametrize("sentence, word, expected", EXAMPLE_LISTS)
+def test_one_item_of_a_list_of_examples_is_incidental(sentence, word, expected):
+    assert incidental(sentence, sentence.index(word)) is expected
+
+
 # -- the hand-labelled seed papers ----------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -511,10 +529,14 @@ def test_matching_with_its_sense(sensed, case, title, abstract, expected):
 STRENGTH = [
     # (case, title, abstract, strength of the "quant" tag)
     ("title", "Low-bit Kernels", "Nothing else.", "strong"),
-    ("two-sentences", None, "Low-bit kernels are fast. We build low-bit kernels.", "strong"),
+    ("three-sentences", None, "Low-bit kernels are fast. Low-bit weights are small. Low-bit math is hard.", "strong"),
+    ("contribution-sentence", None, "We build low-bit kernels. They are fast.", "strong"),
+    ("this-paper", None, "This paper presents low-bit kernels. They are fast.", "strong"),
+    ("two-sentences-in-passing", None, "Low-bit kernels are fast. Low-bit weights are small.", "weak"),
     ("same-sentence-twice", None, "Low-bit kernels and low-bit weights.", "weak"),
-    ("repeated-sentence-text", None, "Low-bit kernels are fast. Low-bit kernels are fast.", "weak"),
-    ("one-sentence", None, "We build low-bit kernels. They are fast.", "weak"),
+    ("repeated-sentence-text", None, "Low-bit kernels are fast. Low-bit kernels are fast. Low-bit kernels are fast.",
+     "weak"),
+    ("one-sentence", None, "Servers run low-bit kernels. They are fast.", "weak"),
 ]
 
 

@@ -3,7 +3,7 @@
 
    One shared, cached file on every page; it costs nothing where there is no
    graph, because vis-network (served by this site from assets/vendor/) is
-   loaded only when a page has a graph container. Positions come from Python
+   loaded only when a graph is about to come into view. Positions come from Python
    (build_graph/layout.py), so the browser does no layout work and physics
    stays off.
 
@@ -309,17 +309,17 @@
   /* ---- the explorer ----------------------------------------------------- */
 
   /* The explorer opens on a map (build_graph/render/explorer.py writes it; its
-     module docstring is the reference for the three file formats, version 2):
+     module docstring is the reference for the three file formats, version 3):
      areas, techniques and venues, ids 0..n-1, sized by papers, joined by
      their strongest shared-paper links. Papers come in on demand: a click
      on a map node fetches its first chunk of papers (assets/graph/t/<key>/1.json)
      and draws them around it at positions computed in Python, with a
      "+N more" node that fetches the next chunk; a click on a paper brings in
      its authors. Ids: map nodes are numbers, papers "p:" + url, authors
-     "a:" + url, "+N more" nodes "m:" + map id. The search index
+     "a:" + slug, "+N more" nodes "m:" + map id. The search index
      (every paper's title -> its cluster and chunk) is fetched on the first
      search only. */
-  var FORMAT = 2;
+  var FORMAT = 3;
   var AUTHOR_CAP = 30;
 
   function drawExplorer(root, vis, data) {
@@ -610,7 +610,11 @@
         if (!info[id]) {
           info[id] = { id: id, label: String(row[1]), group: "paper", year: row[2], url: row[3],
                        title: row[4], x: row[5], y: row[6], links: links,
-                       authors: row[8].map(function (k) { return chunk.authors[k]; }) };
+                       authors: row[8].map(function (k) {
+                         /* [slug, name, url]: a person's own page, or (without one) this paper's. */
+                         var a = chunk.authors[k];
+                         return [a[0], a[1], a[2] ? chunk.author_pages + a[0] + "/" : row[3]];
+                       }) };
           /* Drawn: the spoke to this cluster. Its links to other map nodes
              are drawn only while it is selected: hundreds of long lines
              across the map otherwise. A paper already brought in by another
@@ -669,7 +673,7 @@
       var added = [];
       var list = n.authors.slice(0, AUTHOR_CAP);
       list.forEach(function (a, i) {
-        var id = "a:" + a[2];
+        var id = "a:" + a[0];
         if (!info[id]) {
           var angle = -Math.PI / 2 + 2 * Math.PI * i / list.length;
           var r = 26 + 2 * list.length;
@@ -697,7 +701,7 @@
       var people = {};
       papers.forEach(function (pid) {
         info[pid].authors.forEach(function (a) {
-          var person = people[a[2]] || (people[a[2]] = { a: a, papers: [] });
+          var person = people[a[0]] || (people[a[0]] = { a: a, papers: [] });
           if (person.papers.indexOf(pid) === -1) person.papers.push(pid);
         });
       });
@@ -706,7 +710,7 @@
       });
       var list = ranked.slice(0, AUTHOR_CAP), added = [];
       list.forEach(function (person, i) {
-        var id = "a:" + person.a[2];
+        var id = "a:" + person.a[0];
         if (!info[id]) {
           var angle = -Math.PI / 2 + 2 * Math.PI * i / list.length;
           var r = 60 + 3 * list.length;
@@ -969,13 +973,29 @@
     if (!locals.length && !explorers.length) return;
     locals.concat(explorers).forEach(function (el) { el.setAttribute("data-atlas-init", ""); });
     explorers.forEach(initExplorer);
-    if (locals.length) {
-      loadVis().then(function (vis) {
-        locals.forEach(function (el) { if (el.isConnected) drawLocal(el, vis); });
-      }, function () {
-        locals.forEach(function (el) { el.setAttribute("data-atlas-error", "vis-network"); });
-      });
-    }
+    locals.forEach(whenNearView);
+  }
+
+  /* A page's local graph sits below its lists, usually out of view: vis-network
+     (about 480 KB) is fetched and the graph drawn only when the graph comes
+     within a screen of the viewport, so a reader who never scrolls there
+     downloads none of it. Its data is inline in the page (data-graph). */
+  function drawLocalNow(el) {
+    loadVis().then(function (vis) {
+      if (el.isConnected) drawLocal(el, vis);
+    }, function () {
+      el.setAttribute("data-atlas-error", "vis-network");
+    });
+  }
+
+  function whenNearView(el) {
+    if (typeof IntersectionObserver === "undefined") { drawLocalNow(el); return; }
+    var watcher = new IntersectionObserver(function (entries) {
+      if (!entries.some(function (entry) { return entry.isIntersecting; })) return;
+      watcher.disconnect();
+      drawLocalNow(el);
+    }, { rootMargin: "100% 0px" });
+    watcher.observe(el);
   }
 
   new MutationObserver(function () {

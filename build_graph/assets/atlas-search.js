@@ -7,8 +7,8 @@
    (12.8 MB at 10,000 papers). pagefind.js is imported the first time the
    search opens or is typed into.
 
-   The dialog is mkdocs-material's own markup (theme/partials/search.html),
-   so it opens from the header and with the f, s and / keys, and closes with
+   The dialog is mkdocs-material's own markup, built here into the shell that
+   theme/partials/search.html leaves in the page (SHELL below), so it opens from the header and with the f, s and / keys, and closes with
    Escape, as Material users expect. Results are built with DOM APIs and
    textContent: a title or excerpt from a listing is never parsed as HTML
    into the page. */
@@ -49,9 +49,52 @@
     }, false);
   }
 
+  /* mkdocs-material's search dialog markup (its partials/search.html, with
+     Material Design icons, Apache-2.0): a constant, so innerHTML here never
+     sees text from a page; the labels are set as attributes and text. */
+  var ICON = function (path) {
+    return '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="' + path + '"/></svg>';
+  };
+  var SHELL =
+    '<label class="md-search__overlay" for="__search"></label>' +
+    '<div class="md-search__inner" role="search">' +
+    '<form class="md-search__form" name="atlas-search">' +
+    '<input type="text" class="md-search__input" name="query" autocapitalize="off" autocorrect="off"' +
+    ' autocomplete="off" spellcheck="false" required>' +
+    '<label class="md-search__icon md-icon" for="__search">' +
+    ICON("M9.5 3A6.5 6.5 0 0 1 16 9.5c0 1.61-.59 3.09-1.56 4.23l.27.27h.79l5 5-1.5 1.5-5-5v-.79l-.27-.27A6.52 " +
+         "6.52 0 0 1 9.5 16 6.5 6.5 0 0 1 3 9.5 6.5 6.5 0 0 1 9.5 3m0 2C7 5 5 7 5 9.5S7 14 9.5 14 14 12 14 " +
+         "9.5 12 5 9.5 5") +
+    ICON("M20 11v2H8l5.5 5.5-1.42 1.42L4.16 12l7.92-7.92L13.5 5.5 8 11z") + '</label>' +
+    '<nav class="md-search__options"><button type="reset" class="md-search__icon md-icon" tabindex="-1">' +
+    ICON("M19 6.41 17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 12 13.41 17.59 19 19 17.59 13.41 12z") +
+    '</button></nav></form>' +
+    '<div class="md-search__output"><div class="md-search__scrollwrap" data-md-scrollfix>' +
+    '<details class="atlas-search-filters"><summary>Filters</summary>' +
+    '<div class="atlas-search-filter-boxes"></div></details>' +
+    '<div class="md-search-result"><div class="md-search-result__meta" aria-live="polite"></div>' +
+    '<ol class="md-search-result__list"></ol></div></div></div></div>';
+
+  function build(dialog) {
+    if (dialog.querySelector("form")) return;
+    var labels = {};
+    try { labels = JSON.parse(dialog.getAttribute("data-atlas-labels") || "{}"); } catch (e) { /* defaults */ }
+    var name = dialog.getAttribute("aria-label") || "Search";
+    dialog.innerHTML = SHELL;
+    var input = dialog.querySelector(".md-search__input");
+    input.setAttribute("aria-label", labels.placeholder || name);
+    input.setAttribute("placeholder", labels.placeholder || name);
+    dialog.querySelector(".md-search__options").setAttribute("aria-label", name);
+    var reset = dialog.querySelector("button[type=reset]");
+    reset.setAttribute("title", labels.reset || "Clear");
+    reset.setAttribute("aria-label", labels.reset || "Clear");
+    dialog.querySelector(".md-search-result__meta").textContent = labels.idle || "Type to start searching";
+  }
+
   function setup(dialog) {
     if (dialog.dataset.ready) return;
     dialog.dataset.ready = "1";
+    build(dialog);
     var toggle = document.getElementById("__search");
     var input = dialog.querySelector(".md-search__input");
     var form = dialog.querySelector("form");

@@ -1,15 +1,18 @@
 """Score the tagger on a hand-labelled blind set: precision and recall, overall and per area.
 
-Figures measured on the text a taxonomy was tuned on are optimistic; the
-blind set (``tests/fixtures/blind_techniques.yaml``) holds papers labelled
-from their title and abstract before any pattern was tuned on them, so these
-are the figures docs/tagging.md reports. One command reproduces them:
+Figures measured on the text a taxonomy was tuned on are optimistic; a
+blind set holds papers labelled from their title and abstract before any
+pattern was tuned on them, so its figures are the ones docs/tagging.md
+reports. Each round of tuning reads its blind set when it reports, so the
+next round draws a new one: ``blind_techniques.yaml`` (round 1),
+``blind2_techniques.yaml`` (round 2), ``blind3_techniques.yaml`` (round 3,
+the default of the command). One command reproduces the figures:
 
-    python -m build_graph evaluate --blind tests/fixtures/blind_techniques.yaml
+    python -m build_graph evaluate --blind tests/fixtures/blind3_techniques.yaml
 
-With ``--corpus`` it also re-draws the held-out venue-years from the corpus
+With ``--corpus`` it also re-draws the fixture's sample from the corpus
 (checking the fixture is exactly that sample) and measures coverage on the
-whole corpus and on the part used for tuning.
+whole corpus.
 """
 
 from __future__ import annotations

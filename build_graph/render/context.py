@@ -26,9 +26,19 @@ GRAPH_PAGE = "graph/index.md"
 HOME_PAGE = "index.md"           # used only when the site has no home page of its own
 QUALITY_PAGE = "quality.md"
 TRENDS_PAGE = "trends.md"
-EXPORT_FILE = "assets/atlas.json"
+EXPORT_FILE = "assets/atlas.json.gz"      # render/site.py: why gzipped
 BIBTEX_FILE = "assets/atlas.bib"
 PAPERS_TABLE = "assets/papers-table.json"     # the papers index's rows (render/indexes.py)
+
+
+AUTHOR_PAGE_MIN_PAPERS = 2
+"""A person gets a page of their own from this many papers in the atlas (or with
+a hand-written note). About 70% of the people in a field's listings have one
+paper, and that paper's page already says all the atlas knows of them (their
+co-authors, venue and techniques); a page each would be most of the site's
+files and bytes (issue 13: at 4,300 papers, 16,000 pages of about 20 KB).
+Wherever a person is linked, one without a page links to their paper. The
+plugin's ``author_page_from`` option changes it (1: everyone has a page)."""
 
 
 def newest_first(paper: Paper):
@@ -36,9 +46,11 @@ def newest_first(paper: Paper):
 
 
 class SiteContext:
-    def __init__(self, atlas: Atlas, notes: dict | None = None):
+    def __init__(self, atlas: Atlas, notes: dict | None = None,
+                 author_page_from: int = AUTHOR_PAGE_MIN_PAPERS):
         self.atlas = atlas
         self.notes = notes or {}
+        self.author_page_from = author_page_from
         self.corpus = atlas.corpus
         self.taxonomy = atlas.taxonomy
         self.papers = {p.slug: p for p in atlas.corpus.papers}
@@ -93,6 +105,23 @@ class SiteContext:
             for node in [tid, *self.taxonomy.ancestors(tid)]:
                 members[node].update(p.slug for p in papers)
         return {tid: len(members.get(tid, ())) for tid in self.taxonomy.techniques}
+
+    def author_page(self, key: str) -> str:
+        """The page about a person: their own, or (see ``AUTHOR_PAGE_MIN_PAPERS``)
+        the page of their one paper."""
+        own = AUTHOR.format(self.authors[key].slug)
+        papers = self.papers_by_author.get(key, [])
+        if len(papers) >= self.author_page_from or own in self.notes or not papers:
+            return own
+        return PAPER.format(papers[0].slug)
+
+    @cached_property
+    def author_keys(self) -> dict[str, str]:
+        """Author key by slug (graph nodes are ``author:<slug>``)."""
+        return {a.slug: key for key, a in self.authors.items()}
+
+    def has_own_page(self, key: str) -> bool:
+        return self.author_page(key) == AUTHOR.format(self.authors[key].slug)
 
     def coauthors(self, key: str) -> list[tuple[str, int]]:
         counts: Counter = Counter()

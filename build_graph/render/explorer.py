@@ -39,7 +39,7 @@ The formats (``atlas-graph.js`` is their reader; change both together):
 
 ``explorer.json``::
 
-    {"v": 2, "chunk": 200,
+    {"v": 3, "chunk": 200,
      "nodes": [{"id": 0, "label", "group": "technique"|"venue", "area": true?,
                 "value": papers, "x", "y", "url", "title", "areas": [area ids],
                 "years": [[year, papers], ...], "src": "t/<key>", "parts": chunks}],
@@ -50,11 +50,16 @@ every file are relative to the explorer page.
 
 ``t/<key>/<n>.json`` (chunk ``n`` of a cluster, from 1)::
 
-    {"v": 2, "node": map id, "part": n, "parts": chunks, "total": papers,
+    {"v": 3, "node": map id, "part": n, "parts": chunks, "total": papers,
      "papers": [[slug, title, year, url, tooltip, x, y, [map ids], [author indexes]], ...],
-     "authors": [[slug, name, url], ...]}
+     "authors": [[slug, name, own page], ...], "author_pages": "../authors/"}
 
-``search.json``: ``{"v": 2, "papers": [[title, map id or -1, chunk, url], ...]}``
+A person with a page of their own (``own page`` 1) is at ``author_pages`` +
+slug + ``/``; any other (0) is described on their one paper's page, the
+``url`` of the row that names them (render/context.py: ``author_page``).
+Spelling that out per person doubled the chunks' size.
+
+``search.json``: ``{"v": 3, "papers": [[title, map id or -1, chunk, url], ...]}``
 (-1: the paper has no map node; the script then offers its page).
 """
 
@@ -70,14 +75,15 @@ from pathlib import Path
 from pyvis.network import Network
 
 from ..layout import anchor_layout, spiral
-from .context import AUTHOR, GRAPH_PAGE, newest_first
+from .context import AUTHORS_INDEX, GRAPH_PAGE, newest_first
 from .graphview import page_of, tooltip
 from .html import EXCLUDED, TEMPLATES, Html, href, render
 
 EXPLORER_DATA = "assets/graph/explorer.json"
 SEARCH_DATA = "assets/graph/search.json"
 TEXT_PAGE = "graph/nodes.md"
-FORMAT = 2
+FORMAT = 3
+AUTHOR_PAGES = href(GRAPH_PAGE, AUTHORS_INDEX)     # where people's own pages are, from the explorer
 MAP_CAP = 400          # nodes drawn in the default view, whatever the atlas size
 LINKS_PER_NODE = 4     # strongest links kept per map node
 CHUNK = 200            # papers per cluster file and per text page
@@ -267,13 +273,14 @@ def cluster_files(ctx, chosen: list[MapNode], positions) -> dict[str, str]:
                     if author not in author_index:
                         author_index[author] = len(authors)
                         person = ctx.authors[author]
-                        authors.append([person.slug, person.name, href(GRAPH_PAGE, AUTHOR.format(person.slug))])
+                        authors.append([person.slug, person.name, int(ctx.has_own_page(author))])
                     mine.append(author_index[author])
                 x, y = points[start + offset]
                 rows.append([paper.slug, paper.label, paper.year, href(GRAPH_PAGE, page_of(ctx, paper.node_id)),
                              tooltip(ctx, paper.node_id), x, y, links, mine])
             files[item.data_file(part)] = _json({"v": FORMAT, "node": number, "part": part, "parts": item.parts,
-                                                 "total": len(item.papers), "papers": rows, "authors": authors})
+                                                 "total": len(item.papers), "papers": rows, "authors": authors,
+                                                 "author_pages": AUTHOR_PAGES})
     return files
 
 
@@ -356,8 +363,9 @@ def cluster_pages(ctx, chosen: list[MapNode]) -> dict[str, Html]:
             here = item.text_page(part)
             rows = []
             for paper in item.papers[(part - 1) * CHUNK:part * CHUNK]:
-                authors = [(ctx.authors[a].name, href(here, AUTHOR.format(ctx.authors[a].slug)))
-                           for a in list(dict.fromkeys(paper.authors))[:AUTHORS_IN_LIST]]
+                # Named, not linked: the row links the paper, whose page links them; a link
+                # each was a fifth of these pages' bytes.
+                authors = [ctx.authors[a].name for a in list(dict.fromkeys(paper.authors))[:AUTHORS_IN_LIST]]
                 others = [(graph.nodes[n]["label"], href(here, chosen[index[n]].text_page(1)))
                           for n in dict.fromkeys(f"technique:{t.technique}" for t in paper.techniques)
                           if n in index and n != item.node]

@@ -34,7 +34,8 @@ is compact: positional arrays, no repeated ids::
   draws it on the canvas or sets it as ``textContent``); ``type`` is a code
   from ``NODE_CODES`` (``p`` paper, ``t`` technique, ``v`` venue, ``a``
   author); ``title`` is the tooltip's second line ("Paper · MLSys 2023");
-  ``url`` is relative to this page; ``x``, ``y`` are whole canvas units (the
+  ``url`` is relative to this page, ``""`` for a neighbour whose page is this
+  one (an author with no page of their own, on their paper's); ``x``, ``y`` are whole canvas units (the
   radial layout's rings are 150 units apart and the graph is never drawn
   above 1:1, so a tenth of a unit is invisible).
 * ``e``: the edges, ``[from, to, type]`` with ``from``/``to`` indexes into
@@ -58,7 +59,7 @@ from __future__ import annotations
 
 
 from ..layout import radial_layout
-from .context import AUTHOR, GRAPH_PAGE, PAPER, TECHNIQUE, VENUE, newest_first
+from .context import GRAPH_PAGE, PAPER, TECHNIQUE, VENUE, newest_first
 from .html import href, shared_link
 
 LOCAL_CAP = 40
@@ -87,7 +88,9 @@ def paper_counts(ctx) -> dict[str, int]:
 
 def page_of(ctx, node_id: str) -> str:
     kind, _, key = node_id.partition(":")
-    return {"paper": PAPER, "author": AUTHOR, "venue": VENUE, "technique": TECHNIQUE}[kind].format(key)
+    if kind == "author":
+        return ctx.author_page(ctx.author_keys[key])
+    return {"paper": PAPER, "venue": VENUE, "technique": TECHNIQUE}[kind].format(key)
 
 
 class _Memo:
@@ -188,7 +191,8 @@ def local_graph_data(ctx, centre: str, here: str) -> tuple[dict, list[str], int]
     for node in members:
         label, code, title, page = memo.info(node)
         x, y = positions[node]
-        nodes.append([label, code, title, memo.link(href, here, page), round(x), round(y)])
+        url = "" if page == here and node != centre else memo.link(href, here, page)
+        nodes.append([label, code, title, url, round(x), round(y)])
     edges = []
     for node in members:
         for target in graph.successors(node):

@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -188,13 +188,13 @@ def shared_link(cache: dict, here: str, target: str, text: str) -> Markup:
     (``href``), so it is rendered once per folder and kept in ``cache`` (one
     per build, on the ``SiteContext``).
     """
+    if target == here:                      # a link to the page it is on is only its text
+        return escape(text)
     folder, _, name = here.rpartition("/")
     key = (folder, name == "index.md", target, text)
     found = cache.get(key)
-    if found is None or target == here:
-        found = fragment("link.html", href=href(here, target), text=text)
-        if target != here:
-            cache[key] = found
+    if found is None:
+        found = cache[key] = fragment("link.html", href=href(here, target), text=text)
     return found
 
 

@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import replace
 
 from ..model import Paper
-from .context import (AUTHOR, AUTHORS_INDEX, BIBTEX_FILE, GRAPH_PAGE, HOME_PAGE, PAPER, PAPERS_INDEX,
+from .context import (AUTHORS_INDEX, BIBTEX_FILE, GRAPH_PAGE, HOME_PAGE, PAPER, PAPERS_INDEX,
                       PAPERS_TABLE, QUALITY_PAGE,
                       TECHNIQUE, TECHNIQUES_INDEX, TRENDS_PAGE, VENUE, VENUES_INDEX, newest_first)
 from .dashboard import dashboard
@@ -107,7 +107,7 @@ def authors_index(ctx) -> dict[str, Html]:
                for letter in sorted(groups, key=lambda l: (l == "#", l))]
 
     def entries(here, people):
-        return [(a.name, href(here, AUTHOR.format(a.slug)), len(ctx.papers_by_author.get(a.key, [])))
+        return [(a.name, href(here, ctx.author_page(a.key)), len(ctx.papers_by_author.get(a.key, [])))
                 for a in people]
 
     if len(authors) <= AUTHORS_PER_PAGE:

@@ -86,7 +86,7 @@ def paper_page(ctx: SiteContext, paper: Paper) -> Html:
     return render(
         "paper.html", here, {"atlas": "paper", **LIGHT},
         paper=paper, title_fix=paper.corrected("title"), safe_href=safe_href,
-        authors=[shared_link(ctx.links, here, AUTHOR.format(ctx.authors[k].slug), ctx.authors[k].name)
+        authors=[shared_link(ctx.links, here, ctx.author_page(k), ctx.authors[k].name)
                  for k in paper.authors],
         venue=venue, venue_page=VENUE.format(venue.slug) if venue else None, links=links,
         abstract=abstract_paragraphs(paper.abstract) if paper.abstract else [],
@@ -119,7 +119,7 @@ def author_page(ctx: SiteContext, key: str) -> Html:
         author=author, variants=sorted(author.spellings - {author.name}),
         papers=_items(ctx, papers[:PER_PAGE], here),
         pager=pager(here, here, 1, len(chunks(papers, PER_PAGE)), len(papers), PER_PAGE),
-        coauthors=[(shared_link(ctx.links, here, AUTHOR.format(ctx.authors[o].slug), ctx.authors[o].name), n)
+        coauthors=[(shared_link(ctx.links, here, ctx.author_page(o), ctx.authors[o].name), n)
                    for o, n in coauthors[:COAUTHORS_SHOWN]],
         more_coauthors=max(0, len(coauthors) - COAUTHORS_SHOWN),
         techniques=[(ctx.technique_name(t), href(here, TECHNIQUE.format(t)), n)
@@ -160,7 +160,7 @@ def technique_page(ctx: SiteContext, tid: str) -> Html:
         **technique_charts(ctx, tid),
         cooccurring=[(ctx.technique_name(o), href(here, TECHNIQUE.format(o)), n)
                      for o, n in ctx.cooccurring(tid)[:12]],
-        top_authors=[(ctx.author_name(a), href(here, AUTHOR.format(ctx.authors[a].slug)), n) for a, n in top],
+        top_authors=[(ctx.author_name(a), href(here, ctx.author_page(a)), n) for a, n in top],
         papers_index=PAPERS_INDEX,
         graph=graphview.local_graph(ctx, f"technique:{tid}", here), **_note(ctx, here))
 
@@ -197,6 +197,8 @@ def all_pages(ctx: SiteContext) -> dict[str, Html]:
     for paper in ctx.corpus.papers:
         pages[PAPER.format(paper.slug)] = paper_page(ctx, paper)
     for key in sorted(ctx.authors):
+        if not ctx.has_own_page(key):
+            continue
         page = AUTHOR.format(ctx.authors[key].slug)
         pages[page] = author_page(ctx, key)
         pages.update(list_parts(ctx, page, ctx.authors[key].name, "by",

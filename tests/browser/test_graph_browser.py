@@ -12,7 +12,7 @@ import pytest
 
 from build_graph.render import explorer
 from build_graph.render.context import GRAPH_PAGE, PAPER, SiteContext, newest_first
-from build_graph.render.html import href
+from build_graph.render.html import href, url_of
 
 pytestmark = pytest.mark.browser
 
@@ -155,6 +155,13 @@ def test_clicking_a_technique_brings_in_its_papers_and_a_paper_its_authors(watch
     click_node(page, pid)
     authors = len(dict.fromkeys(paper.authors))
     page.wait_for_function(f"""() => (({DRAWN_BY_GROUP})().author || 0) === {min(authors, 30)}""")
+    # Each person is a node of their own, linked to the page about them: theirs, or this paper's.
+    urls = page.evaluate("""() => Object.values(window.atlasGraphs.explorer.info)
+        .filter(n => n.group === 'author').map(n => [n.label, new URL(n.url, location.href).href])""")
+    expected_urls = [[ctx.authors[k].name, site_url + url_of(ctx.author_page(k))]
+                     for k in list(dict.fromkeys(paper.authors))[:30]]
+    assert sorted(urls) == sorted(expected_urls)
+    assert any(not ctx.has_own_page(k) for k in paper.authors[:30])
     # A double click opens the paper's page through Material's instant navigation.
     page.evaluate("() => { window.__sameDocument = true; }")
     x, y = page.evaluate(NODE_ON_SCREEN, pid)
@@ -303,10 +310,28 @@ def local_graph(page) -> dict:
     return data
 
 
+def test_the_graph_library_loads_only_when_a_graph_nears_the_view(watched, site_url, atlas):
+    """A paper page's graph is below the fold: vis-network is not fetched until
+    the reader scrolls towards it, then it is, and the graph draws."""
+    paper = max(atlas.corpus.papers, key=lambda p: (len(p.abstract or ""), p.slug))
+    page = watched.page
+    page.set_viewport_size({"width": 1280, "height": 500})
+    page.goto(f"{site_url}papers/{paper.slug}/")
+    page.wait_for_load_state("networkidle")
+    top = page.evaluate("() => document.querySelector('.atlas-local-graph').getBoundingClientRect().top")
+    assert top > 2 * 500, "the graph must start more than a screen below the fold for this test"
+    assert not [url for url in watched.requests if "vis-network" in url]
+    assert page.query_selector(".atlas-local-graph[data-atlas-drawn]") is None
+    page.locator(".atlas-local-graph").scroll_into_view_if_needed()
+    page.wait_for_selector(".atlas-local-graph[data-atlas-drawn]")
+    assert [url for url in watched.requests if "vis-network" in url]
+
+
 def test_paper_page_draws_its_local_graph(watched, site_url, atlas):
     paper = unique_paper(atlas)
     page = watched.page
     page.goto(f"{site_url}papers/{paper.slug}/")
+    page.locator(".atlas-local-graph").scroll_into_view_if_needed()
     page.wait_for_selector(".atlas-local-graph[data-atlas-drawn]")
     data = local_graph(page)
     rows = data["n"]
@@ -327,7 +352,10 @@ def test_paper_page_draws_its_local_graph(watched, site_url, atlas):
     assert centre["url"] == page.url and (centre["size"], centre["border"]) == (20, 3)
     assert all((s["size"], s["border"]) == (12, 1) for s in others)
     listed = page.eval_on_selector_all("#atlas-neighbours a", "links => links.map(a => a.href)")
-    assert sorted(s["url"] for s in others) == sorted(listed)
+    # (People with no page but this one are named in the list, not linked, and lead nowhere.)
+    here = page.url.split("#")[0]          # (navigation.tracking puts the section in the URL)
+    assert sorted(s["url"] for s in others if s["url"].split("#")[0] != here) == sorted(listed)
+    assert [row[3] for row in rows if row[3] in ("", "./")] == ["./"] + [""] * (len(others) - len(listed))
     # Edges: index triples, one for each of the paper's edges, all drawn.
     assert len(data["e"]) == len(rows) - 1 and all(data["c"] in e[:2] for e in data["e"])
     assert page.evaluate("() => window.atlasGraphs.find(g => g.kind === 'local').edges.length") == len(data["e"])
@@ -399,6 +427,7 @@ def test_hostile_titles_stay_text_in_local_graphs(watched, hostile_site_url, hos
     page = watched.page
     slug = next(p.name for p in (hostile_site_dir / "papers").iterdir() if p.name.startswith(prefix))
     page.goto(f"{hostile_site_url}papers/{slug}/")
+    page.locator(".atlas-local-graph").scroll_into_view_if_needed()
     page.wait_for_selector(".atlas-local-graph[data-atlas-drawn]")
     data = local_graph(page)
     assert data["n"][data["c"]][0] == title

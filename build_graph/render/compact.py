@@ -1,0 +1,32 @@
+"""Drop the indentation the theme's templates leave in every page.
+
+mkdocs-material's templates are indented for their authors, and Jinja keeps
+that indentation: about 4 KB of every page is spaces at the start of lines
+and empty lines (a fifth of an author page). A browser treats a run of
+white space between tags as one space, so removing a line's leading white
+space and empty lines changes nothing it shows, except inside ``<pre>`` and
+``<textarea>``, where white space is the content; those, and ``<script>`` and
+``<style>`` (whose text we do not parse), are kept byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+
+_VERBATIM = re.compile(r"(<(pre|textarea|script|style)\b.*?</\2\s*>)", re.IGNORECASE | re.DOTALL)
+_INDENT = re.compile(r"\n[ \t\r\n]*")
+
+
+def compact_html(html: str) -> str:
+    """``html`` with each line's leading white space and every empty line removed,
+    outside ``<pre>``, ``<textarea>``, ``<script>`` and ``<style>``."""
+    parts = _VERBATIM.split(html)
+    # split() with two groups yields: text, whole verbatim element, its tag name, text, ...
+    out = []
+    for index, part in enumerate(parts):
+        kind = index % 3
+        if kind == 0:
+            out.append(_INDENT.sub("\n", part))
+        elif kind == 1:
+            out.append(part)
+    return "".join(out).lstrip()
