@@ -20,7 +20,7 @@ from ..model import Paper
 from .charts import Chart, graph_thumbnail, percent, signed, slope_bars, small_multiples, year_bars
 from .context import (AUTHORS_INDEX, GRAPH_PAGE, HOME_PAGE, PAPERS_INDEX, TECHNIQUE, TECHNIQUES_INDEX,
                       TRENDS_PAGE, VENUES_INDEX, newest_first)
-from .explorer import explorer_map
+from .explorer import TEXT_PAGE, explorer_map
 from .html import EXCLUDED, Html, fragment, href, render, shared_link
 from .pages import paper_line
 
@@ -107,5 +107,5 @@ def dashboard(ctx, here: str = HOME_PAGE) -> Markup:
     return fragment(
         "dashboard.html", url=lambda target: href(here, target),
         counts=[(f"{n:,}", noun, page) for n, noun, page in counts],
-        thumbnail=_thumbnail(ctx), graph_page=GRAPH_PAGE, trends_page=TRENDS_PAGE,
+        thumbnail=_thumbnail(ctx), graph_page=GRAPH_PAGE, map_text=TEXT_PAGE, trends_page=TRENDS_PAGE,
         newest=_newest(ctx, here), rising=rising, window=ctx.trends.window)
