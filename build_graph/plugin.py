@@ -59,10 +59,10 @@ log = logging.getLogger("mkdocs.plugins.mlsys-atlas")
 PACKAGE = Path(__file__).resolve().parent
 ASSETS = PACKAGE / "assets"
 THEME = PACKAGE / "theme"
-STYLESHEETS = ("assets/atlas.css", "assets/atlas-graph.css")
+STYLESHEETS = ("assets/atlas.css", "assets/atlas-graph.css", "assets/atlas-charts.css")
 SCRIPTS = ("assets/atlas.js", "assets/atlas-graph.js", "assets/atlas-search.js")
 IN_NAV = {"papers/index.md", "authors/index.md", "venues/index.md", "techniques/index.md",
-          "graph/index.md", "quality.md"}
+          "graph/index.md", "quality.md", "trends.md"}
 
 
 class AtlasConfig(base.Config):
@@ -139,6 +139,7 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         self.builder = SiteBuilder()
         self.icons = IconSprite()
         self.dirty = False
+        self.dashboard: str | None = None
 
     def on_startup(self, *, command, dirty):
         self.dirty = dirty
@@ -179,9 +180,11 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         for file in files:
             if file.generated_by is None and docs_prefix is not None:
                 file.edit_uri = f"{docs_prefix}/{file.src_uri}"
+        home = generated.get(HOME_PAGE)
+        self.dashboard = home.parts.get("dashboard") if isinstance(home, Html) else None
         for src_uri, content in generated.items():
             if src_uri == HOME_PAGE and files.get_file_from_path(src_uri) is not None:
-                continue                       # the site's own home page wins
+                continue                       # the site's own home page wins; it gets the dashboard
             existing = files.get_file_from_path(src_uri)
             if existing is not None:
                 files.remove(existing)
@@ -203,6 +206,12 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
                 files.append(File.generated(config, src_uri, abs_src_path=str(path)))
         log.info("MLSys Atlas: %d generated files", len(generated))
         return files
+
+    def on_page_content(self, html, *, page, config, files):
+        """The site's own home page (hand-written Markdown) gets the generated dashboard."""
+        if page.is_homepage and not isinstance(page, AtlasPage) and self.dashboard:
+            return insert_dashboard(html, self.dashboard)
+        return html
 
     def on_nav(self, nav, *, config, files):
         """A generated page the site's ``nav`` names (``Graph: graph/index.md``) takes
@@ -249,6 +258,17 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
             index_site(Path(config.site_dir))
         except AtlasError as err:
             raise PluginError(f"MLSys Atlas: {err.format()}") from None
+
+
+DASHBOARD_MARKER = "<!-- atlas:dashboard -->"
+"""Where a hand-written home page wants the dashboard; without it, it goes after the page's text."""
+
+
+def insert_dashboard(html: str, dashboard: str) -> str:
+    """The home page's HTML with the dashboard at the first marker (or at the end)."""
+    if DASHBOARD_MARKER in html:
+        return html.replace(DASHBOARD_MARKER, dashboard, 1)
+    return html + "\n" + dashboard
 
 
 def _material_search(config) -> bool:

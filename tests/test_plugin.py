@@ -104,8 +104,31 @@ def test_minimal_site_home_page_counts_and_links(external):
     home = (external / "site" / "index.html").read_text("utf-8")
     papers = sum(1 for p in (external / "site" / "papers").iterdir() if p.is_dir())
     assert f"{papers} papers by" in home
-    for target in ("papers/", "techniques/", "authors/", "venues/", "graph/", "quality/"):
+    for target in ("papers/", "techniques/", "trends/", "authors/", "venues/", "graph/", "quality/"):
         assert f'href="{target}"' in home, target
+    assert home.count('<div class="atlas-dashboard"') == 1 and 'class="atlas-chart atlas-thumb"' in home
+
+
+HOME_PAGES = [
+    # (the site's own docs/index.md, where the dashboard must land)
+    ("# Welcome\n\nIntro prose.\n\n<!-- atlas:dashboard -->\n\n## After\n\nMore prose.\n", "between"),
+    ("# Welcome\n\nIntro prose only.\n", "after"),
+]
+
+
+@pytest.mark.parametrize("markdown, where", HOME_PAGES)
+def test_a_hand_written_home_page_keeps_its_prose_and_gets_the_dashboard(tmp_path, markdown, where):
+    site = minimal_site(tmp_path / "site")
+    (site / "docs" / "index.md").write_text(markdown, encoding="utf-8")
+    result = mkdocs_build(site)
+    assert result.returncode == 0, result.stdout + result.stderr
+    home = (site / "site" / "index.html").read_text("utf-8")
+    assert home.count('<div class="atlas-dashboard"') == 1 and "atlas:dashboard" not in home
+    intro, dashboard = home.index("Intro prose"), home.index('<div class="atlas-dashboard"')
+    assert intro < dashboard
+    if where == "between":
+        assert dashboard < home.index('id="after"')
+    assert 'href="graph/"' in home[dashboard:] and 'id="atlas-home-q"' in home
 
 
 def test_minimal_site_escapes_hostile_titles_in_the_html_title(external):

@@ -199,7 +199,26 @@
     apply();
   }
 
+  /* The home page's search box (templates/dashboard.html) hands its words to
+     the header's search (assets/atlas-search.js), so both give the same results. */
+  function homeSearch(form) {
+    if (form.dataset.ready) return;
+    form.dataset.ready = "1";
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var toggle = document.getElementById("__search");
+      var input = document.querySelector(".atlas-search .md-search__input");
+      if (!toggle || !input) return;
+      input.value = form.elements.q.value;
+      toggle.checked = true;
+      toggle.dispatchEvent(new Event("change"));
+      input.dispatchEvent(new Event("input"));
+      input.focus();
+    });
+  }
+
   function init() {
+    document.querySelectorAll("form.atlas-home-search").forEach(homeSearch);
     document.querySelectorAll("table.atlas-table:not([data-src])").forEach(makeSortable);
     document.querySelectorAll("table.atlas-table[data-src]").forEach(makeDataTable);
   }

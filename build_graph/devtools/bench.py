@@ -10,7 +10,7 @@ has the results and the exact commands.
    for all), or an existing seeds folder as it is (``--seeds DIR``).
 2. **Our stages**, measured alone: one ``SiteBuilder().build``, exactly what
    the MkDocs hook runs, with the functions it calls wrapped in timers (load
-   data, parse, normalize, tag, graph, related, layout, render; a stage's time
+   data, parse, normalize, tag, graph, related, layout, trends, charts, render; a stage's time
    excludes the stages it calls). Caches are emptied first: a cold build.
    Times are wall clock (``time.perf_counter``) from a first pass; peak memory
    per stage comes from a second pass under ``tracemalloc`` (Python
@@ -65,7 +65,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PROJECT_CONFIG = ROOT / "mkdocs.yml"
 PLUGIN = "mlsys-atlas"
 CORPUS_CHUNK = 500          # lines per listing file when a JSON Lines corpus is copied in
-STAGES = ("load data", "parse", "normalize", "tag", "graph", "related", "layout", "render")
+STAGES = ("load data", "parse", "normalize", "tag", "graph", "related", "layout", "trends", "charts",
+          "render")
 # Names ``pipeline.build_atlas`` looks up at call time, and the stage each belongs to.
 PIPELINE_FUNCTIONS = {
     "load_curation": "load data", "load_tagging": "load data", "load_taxonomy": "load data",
@@ -277,6 +278,14 @@ def _run_stages(seeds: Path, data: Path | None, meter: _Meter) -> tuple[dict, ob
                 if hasattr(layout, attr):
                     original = getattr(layout, attr)
                     _patch_everywhere(original, meter.wrap("layout", original), patched)
+        # The charts' counts (one pass over the papers) and drawing them, both inside render.
+        from .. import trends
+        from ..render import dashboard, page_charts
+        for original in (trends.compute_trends,):
+            _patch_everywhere(original, meter.wrap("trends", original), patched)
+        for original in (page_charts.technique_charts, page_charts.venue_charts, page_charts.author_timeline,
+                         dashboard.trends_page, dashboard.dashboard):
+            _patch_everywhere(original, meter.wrap("charts", original), patched)
         original = render_site_module.render_site
         _patch_everywhere(original, meter.wrap("render", original), patched)
         builder = site_build.SiteBuilder()      # new caches: a cold build, like `mkdocs build`

@@ -12,6 +12,7 @@ from functools import cached_property
 
 from ..model import Paper
 from ..pipeline import Atlas
+from ..trends import Trends, compute_trends
 
 PAPER = "papers/{}.md"
 AUTHOR = "authors/{}.md"
@@ -24,6 +25,7 @@ TECHNIQUES_INDEX = "techniques/index.md"
 GRAPH_PAGE = "graph/index.md"
 HOME_PAGE = "index.md"           # used only when the site has no home page of its own
 QUALITY_PAGE = "quality.md"
+TRENDS_PAGE = "trends.md"
 EXPORT_FILE = "assets/atlas.json.gz"      # render/site.py: why gzipped
 BIBTEX_FILE = "assets/atlas.bib"
 PAPERS_TABLE = "assets/papers-table.json"     # the papers index's rows (render/indexes.py)
@@ -58,6 +60,12 @@ class SiteContext:
         self.links: dict[tuple, object] = {}           # render.html.shared_link, per place
         self.graph_memo = None                         # render.graphview: per-node facts
         self.graph_paper_counts: dict[str, int] | None = None
+        self.explorer_map = None                       # render.explorer.explorer_map: the map's nodes, links
+
+    @cached_property
+    def trends(self) -> Trends:
+        """Every chart's counts over time, from one pass over the papers (``trends.py``)."""
+        return compute_trends(self.corpus.papers, self.taxonomy)
 
     @cached_property
     def citation_keys(self) -> dict[str, str]:

@@ -385,10 +385,18 @@ def cluster_pages(ctx, chosen: list[MapNode]) -> dict[str, Html]:
     return pages
 
 
+def explorer_map(ctx) -> tuple[list[MapNode], list[tuple[int, int, int]]]:
+    """The map's nodes and strongest links, worked out once per build (the home
+    page's thumbnail draws the same map)."""
+    if ctx.explorer_map is None:
+        chosen = map_nodes(ctx)
+        ctx.explorer_map = (chosen, strongest_links(chosen))
+    return ctx.explorer_map
+
+
 def render_explorer(ctx) -> dict[str, str]:
     """The explorer page, the map, cluster and search data, and the text pages, as ``{path: content}``."""
-    chosen = map_nodes(ctx)
-    links = strongest_links(chosen)
+    chosen, links = explorer_map(ctx)
     net = build_network(ctx, chosen, links)
     out: dict[str, str] = {
         GRAPH_PAGE: explorer_page(ctx, net, chosen),

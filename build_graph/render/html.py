@@ -38,13 +38,15 @@ class Html:
     ``Page.title`` is: the theme prints it into the header and ``<title>``.
     ``toc`` holds the headings as MkDocs' ``get_toc`` takes them. ``meta`` is
     the page's metadata (``hide: [navigation]``), as
-    front matter would have given it.
+    front matter would have given it. ``parts`` are named pieces of the body
+    that a hand-written page may take instead (the home page's dashboard).
     """
 
     body: str
     title: str
     toc: tuple = ()
     meta: dict = field(default_factory=dict)
+    parts: dict = field(default_factory=dict, compare=False)
 
     def __str__(self) -> str:
         return self.body

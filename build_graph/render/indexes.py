@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from dataclasses import replace
 
 from ..model import Paper
 from .context import (AUTHORS_INDEX, BIBTEX_FILE, GRAPH_PAGE, HOME_PAGE, PAPER, PAPERS_INDEX,
                       PAPERS_TABLE, QUALITY_PAGE,
-                      TECHNIQUE, TECHNIQUES_INDEX, VENUE, VENUES_INDEX, newest_first)
+                      TECHNIQUE, TECHNIQUES_INDEX, TRENDS_PAGE, VENUE, VENUES_INDEX, newest_first)
+from .dashboard import dashboard
 from .html import EXCLUDED, Html, href, render
 from .paging import chunks, pager, part_path
 
@@ -155,14 +157,18 @@ def techniques_index(ctx) -> Html:
 
 def home_page(ctx) -> Html:
     """A home page for a site that has none of its own (``docs/index.md``): what
-    the atlas holds and where to start. A site that writes its own keeps it."""
+    the atlas holds, where to start, and the dashboard. A site that writes its
+    own home page keeps it, and the plugin puts ``parts["dashboard"]`` into it."""
     papers, authors = len(ctx.corpus.papers), len(ctx.authors)
     techniques = sum(1 for t in ctx.taxonomy.techniques.values() if not t.is_area)
     used = sum(1 for tid in ctx.papers_by_technique if not ctx.taxonomy.techniques[tid].is_area)
     links = [("Papers", PAPERS_INDEX, f"all {papers}, sortable and filterable by year, venue and technique"),
              ("Techniques", TECHNIQUES_INDEX, f"{used} of the taxonomy's {techniques} techniques are used here"),
+             ("Trends", TRENDS_PAGE, "techniques rising and falling, and the areas over time"),
              ("Authors", AUTHORS_INDEX, f"{authors} people"),
              ("Venues", VENUES_INDEX, f"{len(ctx.venues)} venues"),
              ("Graph", GRAPH_PAGE, "papers, authors, venues and techniques as one explorable graph"),
              ("Data quality", QUALITY_PAGE, "what the listings got wrong and what could not be settled")]
-    return render("home.html", HOME_PAGE, papers=papers, authors=authors, links=links)
+    board = dashboard(ctx, HOME_PAGE)
+    page = render("home.html", HOME_PAGE, papers=papers, authors=authors, links=links, dashboard=board)
+    return replace(page, parts={"dashboard": str(board)})

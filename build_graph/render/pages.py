@@ -17,6 +17,7 @@ from .context import (AUTHOR, BIBTEX_FILE, PAPER, PAPERS_INDEX, TECHNIQUE, VENUE
                       newest_first)
 from .html import EXCLUDED, Html, fragment, href, render, shared_link
 from .notes import note_html
+from .page_charts import author_techniques, author_timeline, technique_charts, venue_charts
 from .paging import PER_PAGE, chunks, pager, part_path
 
 LIGHT = {"hide": ["navigation"]}
@@ -112,7 +113,6 @@ def author_page(ctx: SiteContext, key: str) -> Html:
     author = ctx.authors[key]
     here = AUTHOR.format(author.slug)
     papers = ctx.papers_by_author.get(key, [])
-    techniques = Counter(t.technique for p in papers for t in p.techniques)
     coauthors = ctx.coauthors(key)
     return render(
         "author.html", here, {"atlas": "author", **EXCLUDED, **LIGHT},
@@ -123,7 +123,8 @@ def author_page(ctx: SiteContext, key: str) -> Html:
                    for o, n in coauthors[:COAUTHORS_SHOWN]],
         more_coauthors=max(0, len(coauthors) - COAUTHORS_SHOWN),
         techniques=[(ctx.technique_name(t), href(here, TECHNIQUE.format(t)), n)
-                    for t, n in sorted(techniques.items(), key=lambda kv: (-kv[1], kv[0]))],
+                    for t, n in author_techniques(ctx, key)],
+        timeline=author_timeline(ctx, key),
         graph=graphview.local_graph(ctx, f"author:{author.slug}", here), **_note(ctx, here))
 
 
@@ -134,6 +135,7 @@ def venue_page(ctx: SiteContext, key: str) -> Html:
     return render(
         "venue.html", here, {"atlas": "venue", **EXCLUDED, **LIGHT},
         venue=venue, count=len(papers), years=_by_year(ctx, papers[:PER_PAGE], here),
+        **venue_charts(ctx, key),
         pager=pager(here, here, 1, len(chunks(papers, PER_PAGE)), len(papers), PER_PAGE),
         graph=graphview.local_graph(ctx, f"venue:{venue.slug}", here), **_note(ctx, here))
 
@@ -142,7 +144,6 @@ def technique_page(ctx: SiteContext, tid: str) -> Html:
     technique = ctx.taxonomy.techniques[tid]
     here = TECHNIQUE.format(tid)
     papers = ctx.papers_by_technique.get(tid, [])
-    years = Counter(p.year for p in papers if p.year)
     authors = Counter(a for p in papers for a in dict.fromkeys(p.authors))
     top = sorted(authors.items(), key=lambda kv: (-kv[1], ctx.author_name(kv[0]).casefold()))[:10]
     return render(
@@ -156,7 +157,7 @@ def technique_page(ctx: SiteContext, tid: str) -> Html:
         papers=_items(ctx, papers[:PER_PAGE], here, tid), direct=len(papers),
         pager=pager(here, here, 1, len(chunks(papers, PER_PAGE)), len(papers), PER_PAGE),
         total=ctx.subtree_counts.get(tid, 0),
-        years=[(y, years[y]) for y in sorted(years, reverse=True)],
+        **technique_charts(ctx, tid),
         cooccurring=[(ctx.technique_name(o), href(here, TECHNIQUE.format(o)), n)
                      for o, n in ctx.cooccurring(tid)[:12]],
         top_authors=[(ctx.author_name(a), href(here, ctx.author_page(a)), n) for a, n in top],

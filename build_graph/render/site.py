@@ -16,8 +16,9 @@ from ..bibtex import bibtex_file
 from ..graph import export_json
 from ..pipeline import Atlas
 from .context import (AUTHOR_PAGE_MIN_PAPERS, BIBTEX_FILE, EXPORT_FILE, HOME_PAGE, PAPERS_INDEX, PAPERS_TABLE,
-                      TECHNIQUES_INDEX,
+                      TECHNIQUES_INDEX, TRENDS_PAGE,
                       VENUES_INDEX, SiteContext)
+from .dashboard import trends_page
 from .explorer import render_explorer
 from .html import Html
 from .indexes import authors_index, home_page, papers_index, papers_table, techniques_index, venues_index
@@ -46,8 +47,9 @@ def render_site(atlas: Atlas, notes: dict | None = None,
     pages[VENUES_INDEX] = venues_index(ctx)
     pages[TECHNIQUES_INDEX] = techniques_index(ctx)
     pages.update(quality_page(ctx))
-    pages[HOME_PAGE] = home_page(ctx)
+    pages[TRENDS_PAGE] = trends_page(ctx)
     pages[EXPORT_FILE] = export_gzip(atlas.graph)
     pages[BIBTEX_FILE] = bibtex_file(atlas)
     pages.update(render_explorer(ctx))
+    pages[HOME_PAGE] = home_page(ctx)          # after the explorer: its thumbnail draws the same map
     return dict(sorted(pages.items()))
