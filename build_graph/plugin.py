@@ -46,7 +46,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from .errors import AtlasError
-from .render.compact import compact_html
+from .render.compact import compact_html, drop_lunr_translations
 from .render.context import AUTHOR_PAGE_MIN_PAPERS, HOME_PAGE
 from .render.icons import SPRITE, IconSprite
 from .render.explorer import vendor_files
@@ -235,9 +235,13 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
 
     @event_priority(-100)          # last: after every other plugin has changed the page
     def on_post_page(self, output, *, page, config):
-        """Every page, without the theme's indentation (``render/compact.py``), its
-        theme icons drawn from one shared file (``render/icons.py``)."""
-        return self.icons.replace(compact_html(output), page.url)
+        """Every page, without the theme's indentation and its lunr search's texts
+        (``render/compact.py``), its theme icons drawn from one shared file
+        (``render/icons.py``)."""
+        output = compact_html(output)
+        if _material_search(config):
+            output = drop_lunr_translations(output)
+        return self.icons.replace(output, page.url)
 
     @event_priority(-100)          # after Material's search plugin has written its (empty) index
     def on_post_build(self, *, config):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from html.parser import HTMLParser
 
 import pytest
 
-from build_graph.render.compact import compact_html
+from build_graph.render.compact import compact_html, drop_lunr_translations
 from site_pages import pages
 
 
@@ -65,3 +66,29 @@ def test_every_generated_page_shows_the_same(site):
         body = getattr(page, "body", None)
         if body is not None:
             assert shown(compact_html(body)) == shown(body), src
+
+
+CONFIG = {"base": "../..", "features": ["navigation.instant"], "search": "../../assets/w.js",
+          "translations": {"clipboard.copy": "Copy", "search.result.none": "No matching documents",
+                           "search.result.other": "# matching documents", "select.version": "Select version"},
+          "annotate": None, "tags": None, "version": None}
+
+
+def page_with(config_text: str) -> str:
+    return f'<body><p>x</p><script id="__config" type="application/json">{config_text}</script></body>'
+
+
+@pytest.mark.parametrize("name, given, expected", [
+    ("the theme's config", page_with(json.dumps(CONFIG)),
+     page_with('{"base":"../..","features":["navigation.instant"],"search":"../../assets/w.js",'
+               '"translations":{"clipboard.copy":"Copy","select.version":"Select version"},'
+               '"annotate":null,"tags":null,"version":null}')),
+    ("a value that would end the script",                   # escaped as the theme's tojson does
+     page_with(json.dumps({"translations": {"a": "</script><b>"}}).replace("<", "\\u003c")),
+     page_with('{"translations":{"a":"<\\/script><b>"}}')),
+    ("no config", "<p>no config</p>", "<p>no config</p>"),
+    ("not JSON", page_with("{oops"), page_with("{oops")),
+    ("no translations", page_with('{"base": "."}'), page_with('{"base": "."}')),
+], ids=lambda v: v if isinstance(v, str) and len(v) < 40 else None)
+def test_drop_lunr_translations(name, given, expected):
+    assert drop_lunr_translations(given) == expected

@@ -10,6 +10,7 @@ checks every page against the 500 KB bound.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -150,3 +151,32 @@ def test_no_page_passes_the_bound_in_a_field_sized_atlas(tmp_path):
     assert sizes[largest] + THEME_BYTES <= MAX_PAGE_BYTES, (largest, sizes[largest])
     assert any("/page-" in path for path in sizes)           # the bound held because lists were paged
     assert any(path.startswith("authors/index/") for path in sizes)
+
+
+def test_the_quality_report_shows_each_group_s_start_and_pages_the_rest(monkeypatch):
+    """Every warning is on the report or on its group's pages, once, in order."""
+    from build_graph.render import quality
+    from build_graph.report import build_report
+    atlas = build_atlas(SITES["seeds"], DATA, strict=True)
+    monkeypatch.setattr(quality, "SHOWN", 2)
+    monkeypatch.setattr(quality, "PER_PART", 3)
+    pages = quality.quality_page(SiteContext(atlas))
+    report = build_report(atlas)
+    groups = report.by_code()
+    assert any(len(f) > 3 for f in groups.values())            # some group needs parts
+    main = pages["quality.md"].body
+    for code, findings in groups.items():
+        shown = main.split(f'id="{code}"')[1].split("<h3")[0]
+        assert shown.count("<li>") == min(2, len(findings))
+        if len(findings) <= 2:
+            assert quality.group_page(code) not in pages
+            continue
+        assert 'href="' + code + '/">all of them</a>' in shown
+        listed, number = [], 1
+        while (path := part_path(quality.group_page(code), number)) in pages:
+            body = pages[path].body
+            assert body.count("<li>") <= 3
+            listed += re.findall(r"<li><code>[^<]*</code> (.*?)</li>", body)
+            number += 1
+        assert number - 1 == -(-len(findings) // 3)
+        assert [html.unescape(m) for m in listed] == [f.message for f in findings]

@@ -39,20 +39,15 @@
     });
   }
 
-  function select(labelText, values) {
-    var label = document.createElement("label");
-    label.textContent = labelText;
-    var box = document.createElement("select");
-    var any = document.createElement("option");
-    any.value = ""; any.textContent = "All";
-    box.appendChild(any);
+  /* A filter of the page (templates/papers_index.html), its options added. */
+  function select(holder, name, values) {
+    var box = holder.querySelector('select[name="' + name + '"]');
     values.forEach(function (v) {
       var option = document.createElement("option");
       option.value = v[0]; option.textContent = v[1];
       box.appendChild(option);
     });
-    label.appendChild(box);
-    return { label: label, box: box };
+    return { box: box };
   }
 
   /* The papers table: every row comes from the JSON at data-src (format in
@@ -78,7 +73,8 @@
   function makeDataTable(table) {
     var holder = document.querySelector('.atlas-table-filters[data-for="' + table.id + '"]');
     var pagerBox = document.querySelector('.atlas-table-pager[data-for="' + table.id + '"]');
-    if (!holder || holder.childElementCount) return;
+    if (!holder || holder.hasAttribute("data-ready")) return;
+    holder.setAttribute("data-ready", "");
     fetch(table.getAttribute("data-src")).then(function (r) {
       if (!r.ok) throw new Error(r.status);
       return r.json();
@@ -97,22 +93,14 @@
     var years = {};
     rows.forEach(function (r) { if (r.year) years[r.year] = true; });
     var yearList = Object.keys(years).sort().map(function (y) { return [y, y]; });
-    var text = document.createElement("label");
-    text.textContent = "Title or author";
-    var input = document.createElement("input");
-    input.type = "search";
-    text.appendChild(input);
-    var yearFrom = select("From year", yearList);
-    var yearTo = select("To year", yearList);
-    var venue = select("Venue", data.venues.map(function (v, i) { return [String(i), v]; }));
-    var technique = select("Technique", data.techniques.map(function (t, i) { return [String(i), t[1], t[2]]; })
+    var input = holder.querySelector('input[name="q"]');
+    var yearFrom = select(holder, "from", yearList);
+    var yearTo = select(holder, "to", yearList);
+    var venue = select(holder, "venue", data.venues.map(function (v, i) { return [String(i), v]; }));
+    var technique = select(holder, "technique", data.techniques.map(function (t, i) { return [String(i), t[1], t[2]]; })
       .filter(function (t) { return t[2]; }));
-    var count = document.createElement("span");
-    count.className = "atlas-table-count";
-    count.setAttribute("aria-live", "polite");
-    [text, yearFrom.label, yearTo.label, venue.label, technique.label, count].forEach(function (el) {
-      holder.appendChild(el);
-    });
+    var count = holder.parentNode.querySelector(".atlas-table-count");
+    holder.classList.add("atlas-ready");
     var more = table.parentNode.querySelector(".atlas-table-more");
     if (more) more.hidden = true;
     var keys = ["title", "authors", "venue", "year"];

@@ -11,6 +11,7 @@ space and empty lines changes nothing it shows, except inside ``<pre>`` and
 
 from __future__ import annotations
 
+import json
 import re
 
 _VERBATIM = re.compile(r"(<(pre|textarea|script|style)\b.*?</\2\s*>)", re.IGNORECASE | re.DOTALL)
@@ -30,3 +31,30 @@ def compact_html(html: str) -> str:
         elif kind == 1:
             out.append(part)
     return "".join(out).lstrip()
+
+
+_CONFIG = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL)
+
+
+def drop_lunr_translations(html: str) -> str:
+    """The theme's page config without the texts of its own search's results.
+
+    mkdocs-material puts a JSON config in every page for its scripts; seven of
+    its ten translations (``search.result.*``) are the result texts of its
+    lunr search, which this site does not run (``search.py``: Pagefind; the
+    dialog's texts come from ``theme/partials/search.html``). They were 360
+    bytes of every page. The rest of the config is kept as it is.
+    """
+    match = _CONFIG.search(html)
+    if match is None:
+        return html
+    try:
+        config = json.loads(match.group(2))
+    except ValueError:                       # not the theme's config as we know it: leave it
+        return html
+    translations = config.get("translations")
+    if not isinstance(translations, dict):
+        return html
+    config["translations"] = {k: v for k, v in translations.items() if not k.startswith("search.result.")}
+    text = json.dumps(config, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return html[:match.start(2)] + text + html[match.end(2):]

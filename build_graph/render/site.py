@@ -16,7 +16,7 @@ from ..bibtex import bibtex_file
 from ..graph import export_json
 from ..pipeline import Atlas
 from .context import (AUTHOR_PAGE_MIN_PAPERS, BIBTEX_FILE, EXPORT_FILE, HOME_PAGE, PAPERS_INDEX, PAPERS_TABLE,
-                      QUALITY_PAGE, TECHNIQUES_INDEX, TRENDS_PAGE,
+                      TECHNIQUES_INDEX, TRENDS_PAGE,
                       VENUES_INDEX, SiteContext)
 from .dashboard import trends_page
 from .explorer import render_explorer
@@ -46,7 +46,7 @@ def render_site(atlas: Atlas, notes: dict | None = None,
     pages.update(authors_index(ctx))
     pages[VENUES_INDEX] = venues_index(ctx)
     pages[TECHNIQUES_INDEX] = techniques_index(ctx)
-    pages[QUALITY_PAGE] = quality_page(ctx)
+    pages.update(quality_page(ctx))
     pages[TRENDS_PAGE] = trends_page(ctx)
     pages[EXPORT_FILE] = export_gzip(atlas.graph)
     pages[BIBTEX_FILE] = bibtex_file(atlas)
