@@ -117,7 +117,9 @@ class AtlasPage(Page):
 
     def render(self, config, files) -> None:
         self.content = self.html.body
-        self.toc = get_toc(list(self.html.toc))
+        # A page that hides its table of contents (``hide: [toc]``) gets none at all:
+        # the theme would still write it into the page, only hidden.
+        self.toc = get_toc([] if "toc" in self.meta.get("hide", ()) else list(self.html.toc))
         self.present_anchor_ids = self.html.anchors
 
     @property

@@ -338,7 +338,7 @@ def test_page_says_the_title_comes_from_a_correction_and_links_its_source(projec
 """)
     pages = SiteBuilder().build(base / "seeds", base / "data")
     page = pages[f"papers/{NIMBUS}.md"].body
-    assert pages[f"papers/{NIMBUS}.md"].meta == {"atlas": "paper", "hide": ["navigation"]}
+    assert pages[f"papers/{NIMBUS}.md"].meta == {"atlas": "paper", "hide": ["navigation", "toc"]}
     visible = page[page.index("<h1"):]                   # after the hidden search facts
     assert visible.startswith(f'<h1 id="{NIMBUS}">Nimbus: Decode-Length-Aware Request Placement<')
     assert '<span data-pagefind-meta="title">Nimbus: Decode-Length-Aware Request Placement</span>' in page

@@ -123,12 +123,14 @@ def test_the_authors_a_to_z_splits_by_initial_and_keeps_everyone(small_pages):
         sum(ctx.has_own_page(key) for key in atlas.corpus.authors) > 0
 
 
-def test_entity_pages_hide_the_navigation(small_pages):
+def test_entity_pages_hide_the_navigation_and_short_ones_their_contents(small_pages):
     _, pages = small_pages
     for path, page in pages.items():
         if isinstance(page, Html) and path.split("/")[0] in ("papers", "authors", "venues", "techniques") \
                 and not path.endswith("/index.md") and not path.startswith("authors/index/"):
-            assert page.meta.get("hide") == ["navigation"], path
+            # Papers and people (short, and two or more per paper) have no table of contents.
+            short = page.meta.get("atlas") in ("paper", "author")
+            assert page.meta.get("hide") == (["navigation", "toc"] if short else ["navigation"]), path
 
 
 THEME_BYTES = 30_000

@@ -166,3 +166,14 @@ def test_every_icon_reference_lands_on_a_symbol_of_the_sprite(site):
             assert target == (site / "assets" / "atlas-icons.svg").resolve(), page
             used.add(href[1])
     assert used == symbols and len(symbols) >= 5        # logo, menu, search, palette toggles, top
+
+
+def test_paper_and_person_pages_carry_no_table_of_contents(site):
+    """Hidden is not enough (the theme would still write it): it is empty. Technique pages keep theirs."""
+    paper = (site / "papers" / "tutel-adaptive-mixture-of-experts-at-scale" / "index.html").read_text("utf-8")
+    author = next(p for p in (site / "authors").glob("*/index.html") if p.parent.name != "index")
+    technique = (site / "techniques" / "mixture-of-experts" / "index.html").read_text("utf-8")
+    assert 'id="cite"' in paper and 'data-md-component="toc"' not in paper
+    assert 'id="co-authors"' in author.read_text("utf-8")
+    assert 'data-md-component="toc"' not in author.read_text("utf-8")
+    assert 'data-md-component="toc"' in technique

@@ -24,6 +24,12 @@ LIGHT = {"hide": ["navigation"]}
 """Entity pages are not in the navigation, so the left sidebar would only repeat
 the header's tabs: hidden (mkdocs-material reads ``hide`` from the page's meta)."""
 
+LIGHTER = {"hide": ["navigation", "toc"]}
+"""Paper and person pages have no table of contents either: they are short (a
+screen or two of sections whose headings are in view), and there are two of
+them or more per paper, so its 0.9 KB on each was 2 KB per paper (issue 13).
+Technique and venue pages, long and few, keep theirs."""
+
 COAUTHORS_SHOWN = 60
 """Co-authors listed on a person's page, most frequent first; a prolific author
 has thousands, and each is also named on the papers they share."""
@@ -84,7 +90,7 @@ def paper_page(ctx: SiteContext, paper: Paper) -> Html:
             disagreements.append((name, [(v.value, v.source.ref, v.kind) for v in values], str(shown)))
     venue = ctx.venues[paper.venue] if paper.venue else None
     return render(
-        "paper.html", here, {"atlas": "paper", **LIGHT},
+        "paper.html", here, {"atlas": "paper", **LIGHTER},
         paper=paper, title_fix=paper.corrected("title"), safe_href=safe_href,
         authors=[shared_link(ctx.links, here, ctx.author_page(k), ctx.authors[k].name)
                  for k in paper.authors],
@@ -115,7 +121,7 @@ def author_page(ctx: SiteContext, key: str) -> Html:
     papers = ctx.papers_by_author.get(key, [])
     coauthors = ctx.coauthors(key)
     return render(
-        "author.html", here, {"atlas": "author", **EXCLUDED, **LIGHT},
+        "author.html", here, {"atlas": "author", **EXCLUDED, **LIGHTER},
         author=author, variants=sorted(author.spellings - {author.name}),
         papers=_items(ctx, papers[:PER_PAGE], here),
         pager=pager(here, here, 1, len(chunks(papers, PER_PAGE)), len(papers), PER_PAGE),
