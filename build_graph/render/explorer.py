@@ -363,18 +363,19 @@ def cluster_pages(ctx, chosen: list[MapNode]) -> dict[str, Html]:
             here = item.text_page(part)
             rows = []
             for paper in item.papers[(part - 1) * CHUNK:part * CHUNK]:
-                # Named, not linked: the row links the paper, whose page links them; a link
-                # each was a fifth of these pages' bytes.
+                # Authors, venue and the paper's other map nodes are named, not linked:
+                # the row links the paper, whose page links them all, and the map's
+                # table (graph/nodes/) links every node. Those links were half of
+                # these pages' bytes, and the pages 6.6 KB per paper at 20,000 papers.
                 authors = [ctx.authors[a].name for a in list(dict.fromkeys(paper.authors))[:AUTHORS_IN_LIST]]
-                others = [(graph.nodes[n]["label"], href(here, chosen[index[n]].text_page(1)))
+                others = [graph.nodes[n]["label"]
                           for n in dict.fromkeys(f"technique:{t.technique}" for t in paper.techniques)
                           if n in index and n != item.node]
                 venue = _venue_node(ctx, paper.venue)
                 rows.append({"title": paper.label, "page": href(here, page_of(ctx, paper.node_id)),
                              "year": paper.year or "", "authors": authors,
                              "more_authors": len(dict.fromkeys(paper.authors)) - len(authors),
-                             "venue": (graph.nodes[venue]["label"], href(here, page_of(ctx, venue)))
-                             if venue in graph else None,
+                             "venue": graph.nodes[venue]["label"] if venue in graph else None,
                              "others": others})
             pages[here] = render(
                 "graph_cluster.html", here, EXCLUDED, label=label, rows=rows, part=part, parts=item.parts,
