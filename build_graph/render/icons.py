@@ -39,6 +39,7 @@ class IconSprite:
 
     def __init__(self):
         self.symbols: dict[str, tuple[str, str]] = {}
+        self._keys: dict[tuple[str, str], str] = {}     # (viewBox, paths) -> id: one hash per icon, not per use
 
     def replace(self, html: str, page_url: str) -> str:
         """``html`` (a page at ``page_url``, e.g. ``papers/x/``) with its icons
@@ -48,8 +49,11 @@ class IconSprite:
 
         def use(match: re.Match) -> str:
             view_box, paths = match.group(1), match.group(2).strip()
-            key = "i" + hashlib.sha1(f"{view_box}|{paths}".encode("utf-8")).hexdigest()[:10]
-            self.symbols.setdefault(key, (view_box, paths))
+            key = self._keys.get((view_box, paths))
+            if key is None:
+                key = "i" + hashlib.sha1(f"{view_box}|{paths}".encode("utf-8")).hexdigest()[:10]
+                self._keys[(view_box, paths)] = key
+                self.symbols.setdefault(key, (view_box, paths))
             return f'<svg viewBox="{view_box}"><use xlink:href="{href}#{key}"/></svg>'
 
         return _ICON.sub(use, html)
