@@ -46,7 +46,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from .errors import AtlasError
-from .render.compact import compact_html, drop_lunr_translations
+from .render.compact import compact_html, compact_part, drop_lunr_translations
 from .render.context import AUTHOR_PAGE_MIN_PAPERS, HOME_PAGE
 from .render.icons import SPRITE, IconSprite
 from .render.explorer import vendor_files
@@ -238,7 +238,7 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         writes the pages: everything it indexes is known now."""
         env.globals["atlas_search_weight"] = HAND_WRITTEN_WEIGHT
         self.page_configs = {}
-        self.shared = SharedParts(self.nav) if self.share_parts else None
+        self.shared = SharedParts(self.nav, self.share_parts, finish=self._finish_part)
         env.globals["atlas_shared"] = self.shared
         if _material_search(config):
             self.search.start(_search_documents(files), Path(config.site_dir),
@@ -254,6 +254,10 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
     def on_page_context(self, context, *, page, config, nav):
         if _material_search(config):
             page.meta["search"] = {"exclude": True}
+
+    def _finish_part(self, html: str, page) -> str:
+        """A shared part of the theme's frame as ``on_post_page`` leaves it, done once."""
+        return self.icons.replace(compact_part(html), page.url)
 
     @event_priority(-100)          # last: after every other plugin has changed the page
     def on_post_page(self, output, *, page, config):

@@ -43,6 +43,7 @@ from pathlib import Path
 from markupsafe import escape
 
 from .errors import SearchIndexError
+from .search_bundle import stable_filters
 
 FOLDER = "pagefind"
 UNUSED = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
@@ -137,7 +138,8 @@ class SearchIndexer:
             self._error = f"Pagefind could not run: {err}"
 
     def finish(self) -> None:
-        """Wait for the run ``start`` began; drop the interfaces the site does not use."""
+        """Wait for the run ``start`` began; drop the interfaces the site does not use
+        and put the filter indexes in one order (``search_bundle.py``)."""
         if self._thread is None:
             return
         self._thread.join()
@@ -147,6 +149,7 @@ class SearchIndexer:
             raise SearchIndexError(error, file=str(target.parent))
         for name in UNUSED:
             (target / name).unlink(missing_ok=True)
+        stable_filters(target)
 
     def cancel(self) -> None:
         """Stop a run (the build failed, or ``mkdocs serve`` stops); its output is left incomplete."""

@@ -27,17 +27,35 @@ from __future__ import annotations
 
 import posixpath
 
-PARTS = ("sidebars", "header", "config")
+PARTS = ("styles", "libs", "fonts", "analytics", "header", "site_nav", "footer", "config", "scripts")
+"""The blocks of mkdocs-material's ``base.html`` that theme/main.html shares:
+every one but those that name the page (its meta tags, title and content)."""
 
 _TOPIC = 'data-md-component="header-topic">'
 _TITLE_OPENS = '<span class="md-ellipsis">'
 
 
 class SharedParts:
-    def __init__(self, nav=None):
+    def __init__(self, nav=None, enabled: bool = True, finish=None):
+        """``finish(html, page)``: what ``on_post_page`` would do to the part on
+        its way out (the icons: ``render/icons.py``), done once for a shared part."""
         self._html: dict[tuple, str | tuple[str, str]] = {}
         self.reused: dict[str, int] = dict.fromkeys(PARTS, 0)      # pages that got a part from another
         self._nav_urls = tuple(page.url for page in (nav.pages if nav is not None else ()))
+        self._enabled = enabled
+        self._finish = finish
+        self._last: tuple = (None, None)      # (page, its key): a page asks once per part
+
+    def has(self, part: str, page) -> bool:
+        key = self._key_of(page)
+        return key is not None and (part, key) in self._html
+
+    def _key_of(self, page) -> tuple | None:
+        if not self._enabled or not page:
+            return None
+        if self._last[0] is not page:
+            self._last = (page, self.key(page))
+        return self._last[1]
 
     def key(self, page) -> tuple | None:
         file = getattr(page, "file", None)
@@ -52,8 +70,8 @@ class SharedParts:
         hide = tuple(sorted((page.meta or {}).get("hide") or ()))
         return posixpath.dirname(folder.rstrip("/")), folder.count("/"), hide
 
-    def get(self, part: str, key: tuple, page) -> str | None:
-        found = self._html.get((part, key))
+    def get(self, part: str, page) -> str | None:
+        found = self._html.get((part, self._key_of(page)))
         if found is None:
             return None
         self.reused[part] += 1
@@ -61,14 +79,19 @@ class SharedParts:
             return found[0] + _printed_title(page) + found[1]
         return found
 
-    def put(self, part: str, key: tuple, page, html: str) -> str:
-        """Keep ``html``, the part as rendered for ``page``; return it unchanged."""
+    def put(self, part: str, page, html: str) -> str:
+        """Keep ``html``, the part as rendered for ``page`` (if the page shares its
+        parts); return it unchanged."""
+        key = self._key_of(page)
+        if key is None:
+            return html
+        done = self._finish(str(html), page) if self._finish else str(html)
         if part == "header":
-            around = _around_title(html, _printed_title(page))
+            around = _around_title(done, _printed_title(page))
             if around is not None:
                 self._html[(part, key)] = around
         else:
-            self._html[(part, key)] = html
+            self._html[(part, key)] = done
         return html
 
 

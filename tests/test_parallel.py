@@ -102,3 +102,14 @@ def test_tagging_on_two_cores_gives_every_paper_the_same_tags(monkeypatch):
     one = build_atlas(seeds)
     assert [(p.slug, p.techniques) for p in both.corpus.papers] == [(p.slug, p.techniques) for p in one.corpus.papers]
     assert any(p.techniques for p in one.corpus.papers)
+
+
+@needs_fork
+def test_related_papers_on_two_cores_are_the_same(atlas, monkeypatch):
+    from build_graph import related
+    monkeypatch.setattr(related, "JOB", 7)                    # 51 papers: eight jobs
+    monkeypatch.setattr(parallel, "can_fork", lambda: True)
+    both = related.related_papers(atlas.corpus.papers)
+    monkeypatch.setattr(parallel, "can_fork", lambda: False)
+    one = related.related_papers(atlas.corpus.papers)
+    assert both == one and list(both) == [p.slug for p in atlas.corpus.papers]

@@ -116,3 +116,35 @@ def test_a_finished_run_publishes_only_what_the_site_uses(tmp_path):
     bundle = tmp_path / "pagefind"
     assert (bundle / "pagefind.js").is_file() and not (bundle / "pagefind-ui.js").exists()
     assert search_fragments(tmp_path)["/p/"]["meta"]["title"] == "Paper"
+
+
+def _bundle(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_same_pages_give_the_same_bundle_byte_for_byte(tmp_path):
+    """Pagefind lists a filter's values in hash-map order, new on every run;
+    the bundle is rewritten in one order (``search_bundle.py``)."""
+    venues = [f"Venue {chr(65 + i)}" for i in range(20)]
+    pages = [(f"p{i}/index.html",
+              f'<div data-pagefind-body><span data-pagefind-filter="venue">{venues[i % 20]}</span>'
+              f'<span data-pagefind-filter="year">{2000 + i % 13}</span><h1>Paper {i}</h1><p>words {i}</p></div>')
+             for i in range(60)]
+    bundles = []
+    for run in range(3):
+        indexer = SearchIndexer()
+        indexer.start(pages, tmp_path / f"site{run}")
+        indexer.finish()
+        bundles.append(_bundle(tmp_path / f"site{run}" / "pagefind"))
+    assert bundles[0] == bundles[1] == bundles[2]
+    filters = search_fragments(tmp_path / "site0")["/p7/"]["filters"]
+    assert filters == {"venue": ["Venue H"], "year": ["2007"]}
+
+
+def test_a_bundle_it_cannot_read_is_left_as_pagefind_wrote_it(tmp_path):
+    from build_graph.search_bundle import stable_filters
+    bundle = tmp_path / "pagefind"
+    bundle.mkdir()
+    (bundle / "pagefind-entry.json").write_text('{"version": "9", "languages": {}}', encoding="utf-8")
+    assert stable_filters(bundle) is False
+    assert (bundle / "pagefind-entry.json").read_text(encoding="utf-8") == '{"version": "9", "languages": {}}'

@@ -138,9 +138,10 @@ def test_the_header_is_kept_around_the_title_and_filled_per_page(title):
     parts = SharedParts(NAV)
     first, second = _Page("papers/a/"), _Page("papers/b/")
     first.title, second.title = title, "Another <i>paper</i>"
-    key = parts.key(first)
-    assert parts.put("header", key, first, header.format(title)) == header.format(title)
-    assert parts.get("header", key, second) == header.format("Another <i>paper</i>")
+    assert not parts.has("header", first)
+    assert parts.put("header", first, header.format(title)) == header.format(title)
+    assert parts.has("header", second)
+    assert parts.get("header", second) == header.format("Another <i>paper</i>")
     assert parts.reused["header"] == 1
 
 
@@ -148,6 +149,20 @@ def test_a_header_laid_out_otherwise_is_not_shared():
     parts = SharedParts(NAV)
     page = _Page("papers/a/")
     page.title = "Tutel"
-    key = parts.key(page)
-    parts.put("header", key, page, "<header><h1>Tutel</h1></header>")
-    assert parts.get("header", key, page) is None
+    parts.put("header", page, "<header><h1>Tutel</h1></header>")
+    assert not parts.has("header", page) and parts.get("header", page) is None
+
+
+def test_a_part_is_kept_as_it_leaves_the_page_and_handed_out_unchanged_the_first_time():
+    finished = []
+    parts = SharedParts(NAV, finish=lambda html, page: finished.append(page.url) or html.upper())
+    first, second = _Page("papers/a/"), _Page("papers/b/")
+    assert parts.put("footer", first, "<footer>x</footer>") == "<footer>x</footer>"
+    assert parts.get("footer", second) == "<FOOTER>X</FOOTER>" and finished == ["papers/a/"]
+
+
+def test_sharing_turned_off_shares_nothing():
+    parts = SharedParts(NAV, enabled=False)
+    page = _Page("papers/a/")
+    parts.put("footer", page, "<footer>x</footer>")
+    assert not parts.has("footer", page)

@@ -21,6 +21,14 @@ _INDENT = re.compile(r"\n[ \t\r\n]*")
 def compact_html(html: str) -> str:
     """``html`` with each line's leading white space and every empty line removed,
     outside ``<pre>``, ``<textarea>``, ``<script>`` and ``<style>``."""
+    return compact_part(html).lstrip()
+
+
+def compact_part(html: str) -> str:
+    """``compact_html`` for a piece of a page, keeping a leading line break: the
+    page it goes into, compacted, is then the same as if the piece had not
+    been (a run of white space that starts a line becomes one line break,
+    whichever side of the piece's edge it began)."""
     parts = _VERBATIM.split(html)
     # split() with two groups yields: text, whole verbatim element, its tag name, text, ...
     out = []
@@ -30,7 +38,7 @@ def compact_html(html: str) -> str:
             out.append(_INDENT.sub("\n", part))
         elif kind == 1:
             out.append(part)
-    return "".join(out).lstrip()
+    return "".join(out)
 
 
 _CONFIG = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL)

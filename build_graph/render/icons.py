@@ -40,12 +40,15 @@ class IconSprite:
     def __init__(self):
         self.symbols: dict[str, tuple[str, str]] = {}
         self._keys: dict[tuple[str, str], str] = {}     # (viewBox, paths) -> id: one hash per icon, not per use
+        self._hrefs: dict[str, str] = {}                  # folder -> the sprite's URL from there (relpath reads the cwd)
 
     def replace(self, html: str, page_url: str) -> str:
         """``html`` (a page at ``page_url``, e.g. ``papers/x/``) with its icons
         referring to the sprite."""
         folder = page_url if page_url.endswith("/") else posixpath.dirname(page_url)
-        href = posixpath.relpath(SPRITE, folder or ".")
+        href = self._hrefs.get(folder)
+        if href is None:
+            href = self._hrefs[folder] = posixpath.relpath(SPRITE, folder or ".")
 
         def use(match: re.Match) -> str:
             view_box, paths = match.group(1), match.group(2).strip()
