@@ -15,7 +15,7 @@ import json
 import re
 
 _VERBATIM = re.compile(r"(<(pre|textarea|script|style)\b.*?</\2\s*>)", re.IGNORECASE | re.DOTALL)
-_INDENT = re.compile(r"\n[ \t\r\n]*")
+_INDENT = re.compile(r"\n[ \t\r\n]+")     # "+": a line break alone is left, not replaced by itself
 
 
 def compact_html(html: str) -> str:
