@@ -4,8 +4,9 @@ Why: rendering the pages is most of the atlas's own build time, and it is
 single-threaded Python, while the machines people build on have two cores or
 more and MkDocs uses one. ``run_jobs`` runs a list of jobs that each return a
 dict (paths to pages) in this process and one forked child at once; each
-takes the next job not yet taken, so the two finish together whatever the
-jobs cost. The child starts with this process's memory (the atlas, its indexes
+takes the next job not yet taken (this process from the front of the list,
+the child from the back), so the two finish together whatever the jobs
+cost. The child starts with this process's memory (the atlas, its indexes
 and caches), so nothing is sent to it; only its results come back, pickled
 through a pipe. Jobs are pure, so who ran which job never shows in the result:
 the merged dict is the one running them in order gives.
@@ -57,25 +58,32 @@ def run_jobs(jobs: list[Job], parallel: bool | None = None) -> dict:
     if not parallel or not hasattr(os, "fork"):
         return _merge({i: job() for i, job in enumerate(jobs)})
     context = multiprocessing.get_context("fork")
-    taken = context.Value("i", 0)
+    # The jobs not yet taken are jobs[front:back]: this process takes from the
+    # front, the child from the back, so each runs a run of neighbouring jobs
+    # (pages of one kind, which share the caches one process fills).
+    ends = context.Array("i", [0, len(jobs)])
     reader, writer = context.Pipe(duplex=False)
 
-    def take():
-        with taken.get_lock():
-            index = taken.value
-            taken.value += 1
-        return index if index < len(jobs) else None
+    def take(from_back: bool):
+        with ends.get_lock():
+            if ends[0] >= ends[1]:
+                return None
+            if from_back:
+                ends[1] -= 1
+                return ends[1]
+            ends[0] += 1
+            return ends[0] - 1
 
-    def work() -> dict[int, dict]:
+    def work(from_back: bool) -> dict[int, dict]:
         done = {}
-        while (index := take()) is not None:
+        while (index := take(from_back)) is not None:
             done[index] = jobs[index]()
         return done
 
     def child() -> None:
         reader.close()
         try:
-            answer = ("done", work())
+            answer = ("done", work(True))
         except BaseException as err:             # noqa: BLE001 - handed to the parent as it is
             answer = ("error", err)
         try:
@@ -88,7 +96,7 @@ def run_jobs(jobs: list[Job], parallel: bool | None = None) -> dict:
     process.start()
     writer.close()
     try:
-        results = work()
+        results = work(False)
         try:
             status, value = reader.recv()
         except EOFError:                         # the child died: its jobs are done here
