@@ -40,15 +40,12 @@ class IconSprite:
     def __init__(self):
         self.symbols: dict[str, tuple[str, str]] = {}
         self._keys: dict[tuple[str, str], str] = {}     # (viewBox, paths) -> id: one hash per icon, not per use
-        self._hrefs: dict[str, str] = {}                  # folder -> the sprite's URL from there (relpath reads the cwd)
 
     def replace(self, html: str, page_url: str) -> str:
         """``html`` (a page at ``page_url``, e.g. ``papers/x/``) with its icons
         referring to the sprite."""
         folder = page_url if page_url.endswith("/") else posixpath.dirname(page_url)
-        href = self._hrefs.get(folder)
-        if href is None:
-            href = self._hrefs[folder] = posixpath.relpath(SPRITE, folder or ".")
+        href = relative_url(SPRITE, folder)
 
         def use(match: re.Match) -> str:
             view_box, paths = match.group(1), match.group(2).strip()
@@ -66,3 +63,15 @@ class IconSprite:
         body = "".join(f'<symbol id="{key}" viewBox="{view_box}">{paths}</symbol>'
                        for key, (view_box, paths) in sorted(self.symbols.items()))
         return f'<svg xmlns="http://www.w3.org/2000/svg">{body}</svg>\n'
+
+
+def relative_url(target: str, folder: str) -> str:
+    """``posixpath.relpath(target, folder)`` for two site paths (relative, "/"-separated),
+    without the working directory that ``relpath`` reads on every call (a system
+    call per page)."""
+    here = [part for part in folder.split("/") if part]
+    there = target.split("/")
+    common = 0
+    while common < min(len(here), len(there) - 1) and here[common] == there[common]:
+        common += 1
+    return "/".join([".."] * (len(here) - common) + there[common:])
