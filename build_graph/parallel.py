@@ -30,6 +30,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 Job = Callable[[], dict]
 
@@ -118,3 +119,65 @@ def _merge(results: dict[int, dict]) -> dict:
     for index in sorted(results):
         merged.update(results[index])
     return merged
+
+
+class Background:
+    """Jobs run in a forked child while this process goes on, their files written
+    under ``folder`` (a dict's keys are paths in it, its values text or bytes).
+
+    For files nothing in this process needs (the site's data files, while MkDocs
+    writes the pages): ``wait`` joins the child and raises an error a job
+    raised; ``cancel`` stops it. Start one only where ``can_fork()`` holds.
+    """
+
+    def __init__(self, jobs: list[Job], folder: Path):
+        context = multiprocessing.get_context("fork")
+        self._reader, writer = context.Pipe(duplex=False)
+
+        def child() -> None:
+            self._reader.close()
+            try:
+                written = write_files(_merge({i: job() for i, job in enumerate(jobs)}), folder)
+                answer = ("done", written)
+            except BaseException as err:         # noqa: BLE001 - handed to the parent as it is
+                answer = ("error", err)
+            try:
+                writer.send(answer)
+            except Exception:                    # noqa: BLE001 - an exception that does not pickle
+                writer.send(("error", RuntimeError(repr(answer[1]))))
+            writer.close()
+
+        self._process = context.Process(target=child, name="atlas-files", daemon=True)
+        self._process.start()
+        writer.close()
+
+    def wait(self) -> int:
+        """Files written; raises what a job raised, or ``RuntimeError`` if the child died."""
+        try:
+            status, value = self._reader.recv()
+        except EOFError:
+            status, value = "error", RuntimeError("the process writing the site's data files died")
+        finally:
+            self._reader.close()
+            self._process.join()
+        if status == "error":
+            raise value
+        return value
+
+    def cancel(self) -> None:
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
+        self._reader.close()
+
+
+def write_files(files: dict, folder: Path) -> int:
+    """Write ``{path: text or bytes}`` under ``folder``; text as UTF-8."""
+    for path, content in files.items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(str(content), encoding="utf-8")
+    return len(files)

@@ -51,6 +51,7 @@ from .render.context import AUTHOR_PAGE_MIN_PAPERS, HOME_PAGE
 from .render.icons import SPRITE, IconSprite
 from .render.explorer import vendor_files
 from .render.html import Html
+from .parallel import Background, can_fork
 from .shared_parts import SharedParts
 from .search import HAND_WRITTEN_WEIGHT, SearchIndexer, hand_written_document
 from .site_build import SiteBuilder
@@ -142,6 +143,7 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         self.builder = SiteBuilder()
         self.icons = IconSprite()
         self.search = SearchIndexer()
+        self.data_writer: Background | None = None
         self.nav = None
         self.page_configs: dict[str, str | None] = {}   # the theme's page config, without lunr's texts
         self.shared: SharedParts | None = None
@@ -209,11 +211,26 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
             file.edit_uri = _inside(target, root) if target else None
             AtlasPage(content, file, config)            # sets ``file.page``
             files.append(file)
+        self._data_files(files, config)
         for src_uri, path in {**vendor_files(), **_own_assets()}.items():
             if files.get_file_from_path(src_uri) is None:
                 files.append(File.generated(config, src_uri, abs_src_path=str(path)))
         log.info("MLSys Atlas: %d generated files", len(generated))
         return files
+
+    def _data_files(self, files, config) -> None:
+        """The files only the pages' scripts fetch (the explorer's data, the papers
+        table's rows): written by a forked process while MkDocs writes the pages
+        (``on_post_build`` waits for it), or, where no fork is safe (``mkdocs
+        serve``) or they are known already, handed to MkDocs with the pages."""
+        if self.builder.data_ready or not can_fork():
+            for src_uri, content in self.builder.data_files().items():
+                existing = files.get_file_from_path(src_uri)
+                if existing is not None:
+                    files.remove(existing)
+                files.append(File.generated(config, src_uri, content=content))
+        else:
+            self.data_writer = Background(self.builder.data_jobs, Path(config.site_dir))
 
     def on_page_content(self, html, *, page, config, files):
         """The site's own home page (hand-written Markdown) gets the generated dashboard."""
@@ -274,6 +291,10 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         sprite = Path(config.site_dir, SPRITE)
         sprite.parent.mkdir(parents=True, exist_ok=True)
         sprite.write_text(self.icons.sprite(), encoding="utf-8")
+        try:
+            self._wait_for_data()
+        except AtlasError as err:
+            raise PluginError(f"MLSys Atlas: {err.format()}") from None
         if not _material_search(config):
             return
         lunr = Path(config.site_dir, "search")
@@ -285,7 +306,15 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         except AtlasError as err:
             raise PluginError(f"MLSys Atlas: {err.format()}") from None
 
+    def _wait_for_data(self) -> None:
+        writer, self.data_writer = self.data_writer, None
+        if writer is not None:
+            writer.wait()
+
     def on_build_error(self, *, error):
+        writer, self.data_writer = self.data_writer, None
+        if writer is not None:
+            writer.cancel()
         self.search.cancel()
 
     def on_shutdown(self):

@@ -19,7 +19,8 @@ from .caches import BuildCaches
 from .pipeline import build_atlas
 from .render.context import AUTHOR_PAGE_MIN_PAPERS
 from .render.notes import edit_targets, load_notes
-from .render.site import render_site
+from .parallel import run_jobs
+from .render.site import render_parts
 from .sources import seed_files
 from .sources.text import MAX_LISTING_BYTES
 
@@ -74,6 +75,20 @@ class SiteBuilder:
         self.previous: dict[str, str] = {}      # the files of the build before the last one
         self.atlas = None
         self.edit_targets: dict[str, Path] = {}
+        self.data_jobs: list = []               # the last build's data files, as jobs (render.site.Rendered)
+        self._data: dict | None = None          # ... and their files, once computed here
+
+    @property
+    def data_ready(self) -> bool:
+        return self._data is not None
+
+    def data_files(self) -> dict[str, str | bytes]:
+        """The last build's data files (the explorer's data, the papers table's
+        rows): computed here the first time, then kept."""
+        if self._data is None:
+            with collector_paused():
+                self._data = run_jobs(self.data_jobs)
+        return self._data
 
     def build(self, seeds_dir: Path, data_dir: Path | None, notes_dir: Path | None = None,
               author_page_from: int = AUTHOR_PAGE_MIN_PAPERS) -> dict[str, str]:
@@ -96,7 +111,8 @@ class SiteBuilder:
             "techniques": set(self.atlas.taxonomy.techniques),
         }
         notes = load_notes(notes_dir, valid)
-        pages = render_site(self.atlas, notes, author_page_from)
+        rendered = render_parts(self.atlas, notes, author_page_from)
+        pages, self.data_jobs, self._data = rendered.pages, rendered.data, None
         self.edit_targets = edit_targets(self.atlas, notes)
         self.caches.finish_build()
         self._last = (fingerprint, pages)

@@ -113,3 +113,51 @@ def test_related_papers_on_two_cores_are_the_same(atlas, monkeypatch):
     monkeypatch.setattr(parallel, "can_fork", lambda: False)
     one = related.related_papers(atlas.corpus.papers)
     assert both == one and list(both) == [p.slug for p in atlas.corpus.papers]
+
+
+@needs_fork
+@pytest.mark.slow
+def test_data_files_written_while_mkdocs_writes_pages_are_the_ones_it_would_write(tmp_path, monkeypatch):
+    """The plugin hands the explorer's data and the papers table to a forked
+    process (``parallel.Background``) when it can, to MkDocs when it cannot:
+    the built sites are byte-identical."""
+    import shutil
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    from build_graph import plugin as plugin_module
+
+    root = Path(__file__).resolve().parent.parent
+    site = tmp_path / "site"
+    (site / "docs").mkdir(parents=True)
+    shutil.copytree(root / "tests" / "fixtures" / "hostile" / "seeds", site / "seeds")
+    (site / "mkdocs.yml").write_text("site_name: My field\ntheme:\n  name: material\nplugins:\n"
+                                     "  - search\n  - mlsys-atlas\n", encoding="utf-8")
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    monkeypatch.chdir(site)
+    built = {}
+    for background in (True, False):
+        monkeypatch.setattr(plugin_module, "can_fork", lambda b=background: b)
+        out = tmp_path / f"out-{background}"
+        config = load_config(str(site / "mkdocs.yml"), site_dir=str(out))
+        build(config)
+        assert (config.plugins["mlsys-atlas"].data_writer is None)
+        built[background] = {p.relative_to(out).as_posix(): p.read_bytes()
+                             for p in sorted(out.rglob("*")) if p.is_file()}
+    assert built[True] == built[False]
+    assert "assets/graph/explorer.json" in built[True] and "assets/papers-table.json" in built[True]
+
+
+@needs_fork
+def test_background_jobs_write_their_files_or_raise_their_error(tmp_path):
+    from build_graph.parallel import Background
+    done = Background([lambda: {"a/b.json": "{}", "c.gz": b"\x1f\x8b"}], tmp_path)
+    assert done.wait() == 2
+    assert (tmp_path / "a" / "b.json").read_text(encoding="utf-8") == "{}" and (tmp_path / "c.gz").read_bytes() == b"\x1f\x8b"
+
+    def fails():
+        raise AtlasError("bad listing", file="seeds/x.txt", line=3)
+
+    with pytest.raises(AtlasError, match="bad listing"):
+        Background([fails], tmp_path).wait()

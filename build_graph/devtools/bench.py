@@ -66,7 +66,7 @@ PROJECT_CONFIG = ROOT / "mkdocs.yml"
 PLUGIN = "mlsys-atlas"
 CORPUS_CHUNK = 500          # lines per listing file when a JSON Lines corpus is copied in
 STAGES = ("load data", "parse", "normalize", "tag", "graph", "related", "layout", "trends", "charts",
-          "render")
+          "render", "data files")
 # Names ``pipeline.build_atlas`` looks up at call time, and the stage each belongs to.
 PIPELINE_FUNCTIONS = {
     "load_curation": "load data", "load_tagging": "load data", "load_taxonomy": "load data",
@@ -286,13 +286,18 @@ def _run_stages(seeds: Path, data: Path | None, meter: _Meter) -> tuple[dict, ob
         for original in (page_charts.technique_charts, page_charts.venue_charts, page_charts.author_timeline,
                          dashboard.trends_page, dashboard.dashboard):
             _patch_everywhere(original, meter.wrap("charts", original), patched)
-        original = render_site_module.render_site
-        _patch_everywhere(original, meter.wrap("render", original), patched)
+        for name in ("render_site", "render_parts"):
+            if hasattr(render_site_module, name):
+                original = getattr(render_site_module, name)
+                _patch_everywhere(original, meter.wrap("render", original), patched)
         builder = site_build.SiteBuilder()      # new caches: a cold build, like `mkdocs build`
         folders = [seeds, Path(data) if data else ROOT / "data", _notes_dir()]
         arity = len(inspect.signature(builder.build).parameters)
         with meter.stage("total"):
             pages = builder.build(*folders[:max(2, arity)])
+            if hasattr(builder, "data_files"):    # the data files the plugin writes while MkDocs writes pages
+                with meter.stage("data files"):
+                    pages = {**pages, **builder.data_files()}
     finally:
         for module, attr, original in reversed(patched):
             setattr(module, attr, original)

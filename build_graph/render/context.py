@@ -61,6 +61,7 @@ class SiteContext:
         self.graph_memo = None                         # render.graphview: per-node facts
         self.graph_paper_counts: dict[str, int] | None = None
         self.explorer_map = None                       # render.explorer.explorer_map: the map's nodes, links
+        self.explorer_network = None                   # render.explorer: the map as drawn (nodes, edges)
 
     def warm(self) -> None:
         """Compute the indexes every page reads, once: render jobs that run in a

@@ -401,18 +401,33 @@ def explorer_map(ctx) -> tuple[list[MapNode], list[tuple[int, int, int]]]:
 
 def render_explorer(ctx) -> dict[str, str]:
     """The explorer page, the map, cluster and search data, and the text pages, as ``{path: content}``."""
+    return {**explorer_pages(ctx), **explorer_data(ctx)}
+
+
+def explorer_pages(ctx) -> dict[str, str]:
+    """The explorer page and the map's text pages."""
     chosen, links = explorer_map(ctx)
-    net = build_network(ctx, chosen, links)
-    out: dict[str, str] = {
-        GRAPH_PAGE: explorer_page(ctx, net, chosen),
-        EXPLORER_DATA: _json({"v": FORMAT, "chunk": CHUNK, "nodes": net.nodes,
-                              "edges": [[e["from"], e["to"], e["value"]] for e in net.edges]}),
-        SEARCH_DATA: search_index(ctx, chosen),
-        TEXT_PAGE: text_alternative(ctx, chosen, links),
-    }
-    out.update(cluster_files(ctx, chosen, anchor_layout(ctx.atlas.graph, ctx.atlas.caches)))
+    out = {GRAPH_PAGE: explorer_page(ctx, _network(ctx), chosen), TEXT_PAGE: text_alternative(ctx, chosen, links)}
     out.update(cluster_pages(ctx, chosen))
     return out
+
+
+def explorer_data(ctx) -> dict[str, str]:
+    """What the explorer page fetches: the map, the search data and every cluster's chunks."""
+    chosen, _ = explorer_map(ctx)
+    net = _network(ctx)
+    out = {EXPLORER_DATA: _json({"v": FORMAT, "chunk": CHUNK, "nodes": net.nodes,
+                                 "edges": [[e["from"], e["to"], e["value"]] for e in net.edges]}),
+           SEARCH_DATA: search_index(ctx, chosen)}
+    out.update(cluster_files(ctx, chosen, anchor_layout(ctx.atlas.graph, ctx.atlas.caches)))
+    return out
+
+
+def _network(ctx):
+    if ctx.explorer_network is None:
+        chosen, links = explorer_map(ctx)
+        ctx.explorer_network = build_network(ctx, chosen, links)
+    return ctx.explorer_network
 
 
 def vendor_files() -> dict[str, Path]:
@@ -430,4 +445,5 @@ def vendor_files() -> dict[str, Path]:
 
 
 __all__ = ["CHUNK", "EXPLORER_DATA", "GRAPH_PAGE", "MAP_CAP", "SEARCH_DATA", "TEMPLATES", "TEXT_PAGE",
-           "build_network", "map_nodes", "render_explorer", "strongest_links", "vendor_files"]
+           "build_network", "explorer_data", "explorer_pages", "map_nodes", "render_explorer", "strongest_links",
+           "vendor_files"]

@@ -11,6 +11,7 @@ Output is a pure function of the inputs, so two builds give identical pages.
 from __future__ import annotations
 
 import gzip
+from dataclasses import dataclass, field
 from functools import partial
 
 from ..bibtex import bibtex_file
@@ -21,7 +22,7 @@ from .context import (AUTHOR_PAGE_MIN_PAPERS, BIBTEX_FILE, EXPORT_FILE, HOME_PAG
                       TECHNIQUES_INDEX, TRENDS_PAGE,
                       VENUES_INDEX, SiteContext)
 from .dashboard import trends_page
-from .explorer import render_explorer
+from .explorer import explorer_data, explorer_pages
 from .html import Html
 from .indexes import authors_index, home_page, papers_index, papers_table, techniques_index, venues_index
 from .pages import entity_jobs
@@ -43,6 +44,24 @@ def render_site(atlas: Atlas, notes: dict | None = None,
     """``notes``: ``{page src_uri: Note}`` from ``render.notes.load_notes``;
     ``author_page_from``: papers that give a person a page of their own;
     ``parallel``: as ``parallel.run_jobs`` takes it (None: two cores when it is safe)."""
+    rendered = render_parts(atlas, notes, author_page_from, parallel)
+    return dict(sorted({**rendered.pages, **run_jobs(rendered.data, parallel)}.items()))
+
+
+@dataclass
+class Rendered:
+    """The site in two parts. ``pages``: everything MkDocs must know before it
+    writes a page, in path order: every page, and the files a hand-written page
+    links to (the export, the BibTeX file), which MkDocs checks. ``data``: jobs
+    for the files only the pages' scripts fetch (the explorer's map, search and
+    chunk files, the papers table's rows), which the plugin may write while
+    MkDocs writes the pages."""
+    pages: dict[str, Html | str | bytes]
+    data: list = field(default_factory=list)
+
+
+def render_parts(atlas: Atlas, notes: dict | None = None, author_page_from: int = AUTHOR_PAGE_MIN_PAPERS,
+                 parallel: bool | None = None) -> Rendered:
     ctx = SiteContext(atlas, notes, author_page_from)
     ctx.warm()                           # what every job reads, computed once before any fork
     jobs = [
@@ -51,17 +70,18 @@ def render_site(atlas: Atlas, notes: dict | None = None,
         lambda: {EXPORT_FILE: export_gzip(atlas.graph), BIBTEX_FILE: bibtex_file(atlas)},
         *entity_jobs(ctx),
     ]
-    return dict(sorted(run_jobs(jobs, parallel).items()))
+    data = [partial(explorer_data, ctx), lambda: {PAPERS_TABLE: papers_table(ctx)}]
+    return Rendered(dict(sorted(run_jobs(jobs, parallel).items())), data)
 
 
 def _map_pages(ctx: SiteContext) -> dict:
-    pages = render_explorer(ctx)
+    pages = explorer_pages(ctx)
     pages[HOME_PAGE] = home_page(ctx)    # with the explorer: its thumbnail draws the same map
     return pages
 
 
 def _whole_atlas_pages(ctx: SiteContext) -> dict:
-    pages: dict[str, Html | str] = {PAPERS_INDEX: papers_index(ctx), PAPERS_TABLE: papers_table(ctx)}
+    pages: dict[str, Html | str] = {PAPERS_INDEX: papers_index(ctx)}
     pages.update(authors_index(ctx))
     pages[VENUES_INDEX] = venues_index(ctx)
     pages[TECHNIQUES_INDEX] = techniques_index(ctx)
