@@ -137,6 +137,11 @@ def cmd_evaluate(args) -> int:
     return status
 
 
+def cmd_train_tagger(args) -> int:
+    from .devtools.train_tagger import main as train_main
+    return train_main(args)
+
+
 def cmd_bench(args) -> int:
     from .devtools.bench import main as bench_main
     return bench_main(args)
@@ -181,6 +186,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data", default=None, help="folder of curated data (default: the project's data/)")
     p.add_argument("--errors", type=int, default=0, metavar="N", help="also list N false positives and misses")
     p.set_defaults(func=cmd_evaluate)
+    p = sub.add_parser("train-tagger", help="train the tagger's ranker on the labelled fixtures "
+                                            "(leave-one-fixture-out figures; docs/tagging.md)")
+    p.add_argument("--cv", action="store_true", help="only print the leave-one-fixture-out table")
+    p.add_argument("--check", action="store_true",
+                   help="retrain and fail if the model file differs (apart from its date and commit)")
+    p.add_argument("--out", help="model file to write (default: build_graph/data/tagger_model.json)")
+    p.add_argument("--taxonomy", help="taxonomy file (default: build_graph/data/taxonomy.yaml)")
+    p.add_argument("--fixtures", nargs="+", metavar="YAML",
+                   help="labelled fixtures, one fold each (default: the tuning sample and blind sets 1-3)")
+    p.set_defaults(func=cmd_train_tagger)
     p = sub.add_parser("bench", help="time and measure a full site build at N papers (see docs/performance.md)")
     p.add_argument("--papers", type=int, default=1000, help="papers to generate, or corpus entries to use (default: 1000)")
     p.add_argument("--corpus", help="JSON Lines corpus to use instead of synthetic listings")

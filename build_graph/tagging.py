@@ -470,7 +470,104 @@ def _shouting(text: str) -> bool:
 STRONG_SENTENCES = 3
 
 
+# Candidates and the rules' verdict ------------------------------------------
+
+class Candidate:
+    """What the phrase rules found for one technique in one paper.
+
+    ``title`` / ``abstract``: (evidence sentence, matched text, matched an
+    acronym) of the first match with its sense there, or None; ``named_in``:
+    how many different abstract sentences name it (an acronym it defines
+    counts), ``named`` their indices; ``contribution``: one of them states the
+    paper's contribution; ``incidental``: named in one sentence only, and the
+    incidental rule fired on it. The rules' verdict (``rule_verdicts``) and
+    the ranker's features (``build_graph/ranker.py``) are both read from here.
+    """
+
+    __slots__ = ("rank", "require_strong", "title", "abstract", "named_in", "named", "contribution", "incidental")
+
+    def __init__(self, rank: int, require_strong: bool = False):
+        self.rank = rank
+        self.require_strong = require_strong
+        self.title: tuple[str, str, bool] | None = None
+        self.abstract: tuple[str, str, bool] | None = None
+        self.named_in = 0
+        self.named: set[int] = set()
+        self.contribution = False
+        self.incidental = False
+
+    def rule_strength(self) -> str | None:
+        """The phrase rules' verdict on this technique alone: "strong", "weak", "held" or None (not tagged)."""
+        if self.title is not None:
+            return "strong"
+        if self.named_in == 1 and self.incidental:
+            return None
+        if self.named_in == 1 and self.require_strong:
+            return "held"
+        return "strong" if self.named_in >= STRONG_SENTENCES or self.contribution else "weak"
+
+
+class Found:
+    """A paper's candidates by technique rank, its text, and its abstract's sentences.
+
+    ``sentences`` is None when no technique matched in the abstract (the
+    split is only made where it is needed); ``sentence_count`` makes it then.
+    """
+
+    __slots__ = ("title", "abstract", "candidates", "sentences")
+
+    def __init__(self, title: str, abstract: str):
+        self.title = title
+        self.abstract = abstract
+        self.candidates: dict[int, Candidate] = {}
+        self.sentences: _Sentences | None = None
+
+    def sentence_count(self) -> int:
+        if self.sentences is None:
+            return len(sentence_spans(self.abstract)) if self.abstract.strip() else 0
+        return len(self.sentences.spans)
+
+    def tags(self, chosen: dict[int, str], covered_by: dict[int, frozenset[int]],
+             order: list[str]) -> list[TechniqueTag]:
+        """Tags of the ``chosen`` ranks (rank -> strength) in taxonomy order, evidence from the title first.
+
+        A technique is left out when a more specific technique that covers
+        it (``covered_by``) is chosen too.
+        """
+        out = []
+        for rank, strength in sorted(chosen.items()):
+            if rank in covered_by and covered_by[rank].intersection(chosen):
+                continue
+            candidate = self.candidates[rank]
+            field, (evidence, matched, _) = ("title", candidate.title) if candidate.title is not None \
+                else ("abstract", candidate.abstract)
+            out.append(TechniqueTag(technique=order[rank], evidence=evidence, field=field, matched=matched,
+                                    strength=strength))
+        return out
+
+
+def rule_verdicts(found: Found) -> dict[int, str]:
+    """The phrase rules' tags (rank -> strength).
+
+    ``require_strong`` techniques named in a single abstract sentence are
+    held back; they are tagged (weak) only when the paper would otherwise
+    have no technique at all, which is better than nothing.
+    """
+    chosen, held = {}, {}
+    for rank, candidate in found.candidates.items():
+        strength = candidate.rule_strength()
+        if strength == "held":
+            held[rank] = "weak"
+        elif strength is not None:
+            chosen[rank] = strength
+    return chosen or held
+
+
 # The tagger -----------------------------------------------------------------
+
+# ``Tagger(model=PACKAGED_MODEL)``, the default: the ranker trained by ``train-tagger``
+# (``build_graph/data/tagger_model.json``); ``model=None``: the phrase rules alone.
+PACKAGED_MODEL = "packaged"
 
 Entry = tuple[int, re.Pattern]          # (technique rank, compiled alias or acronym)
 Group = tuple[re.Pattern, list[Entry]]   # all entries under one index key, plus their union
@@ -500,7 +597,7 @@ def _groups(index: dict[str, list[Entry]]) -> dict[str, Group]:
 class Tagger:
     """Compiled taxonomy patterns; build once, call ``tag`` per paper."""
 
-    def __init__(self, taxonomy: Taxonomy, skip_incidental: bool = True):
+    def __init__(self, taxonomy: Taxonomy, skip_incidental: bool = True, model=PACKAGED_MODEL):
         self.taxonomy = taxonomy
         self.skip_incidental = skip_incidental
         self.order: list[str] = [t.id for t in taxonomy.techniques.values() if not t.is_area]
@@ -532,6 +629,9 @@ class Tagger:
         # Alias keys are words of the normalised text, acronym keys words of the original.
         self._alias_index = _groups(aliases)
         self._acronym_index = _groups(acronyms)
+        # The ranker (build_graph/ranker.py) decides among the candidates; None: the phrase rules do.
+        from .ranker import load_ranker, Ranker
+        self.ranker = load_ranker(self) if model is PACKAGED_MODEL else None if model is None else Ranker(model, self)
 
     def _candidates(self, text: str, normalised: str,
                     acronyms: bool) -> list[tuple[int, Group | None, Group | None]]:
@@ -589,21 +689,42 @@ class Tagger:
     def tag(self, title: str | None, abstract: str) -> list[TechniqueTag]:
         """One tag per technique, title evidence first, in taxonomy order.
 
-        Strength: a technique named in the title, in ``STRONG_SENTENCES`` or
-        more different sentences of the abstract, or in a sentence that states
-        the paper's contribution is ``strong``; one named only in passing (one
-        or two sentences that set the scene or describe parts) is ``weak``.
+        With a ranker (``build_graph/ranker.py``), the ranker decides which
+        candidates are tagged and how strongly; without one, or for a
+        technique the ranker was not trained on, the phrase rules do:
+        a technique named in the title, in ``STRONG_SENTENCES`` or more
+        different sentences of the abstract, or in a sentence that states
+        the paper's contribution is ``strong``; one named only in passing
+        (one or two sentences that set the scene or describe parts) is
+        ``weak``.
         """
-        found: dict[int, tuple[str, str, str, str]] = {}
-        held_back: dict[int, tuple[str, str, str, str]] = {}   # single mentions of require_strong techniques
+        found = self.candidates(title, abstract)
+        if not found.candidates:
+            return []
+        chosen = self.ranker.choose(found) if self.ranker is not None else rule_verdicts(found)
+        return found.tags(chosen, self.covered_by, self.order)
+
+    def candidates(self, title: str | None, abstract: str) -> "Found":
+        """Every technique the phrase rules match with its sense, with what the rules and the ranker need.
+
+        Unlike the rules' verdict this keeps the single mentions the
+        incidental and ``require_strong`` rules drop, and counts abstract
+        sentences for techniques the title already names; a match without
+        its sense (context words, exclusions) is never a candidate: those
+        rules are the taxonomy's word on what a phrase means.
+        """
         abstract = abstract or ""
-        for field, text in (("title", title or ""), ("abstract", abstract)):
+        title_text = title or ""
+        found = Found(title_text, abstract)
+        for field, text in (("title", title_text), ("abstract", abstract)):
             if not text.strip():
                 continue
-            matches = self._matches(text, found, acronyms=not (field == "title" and _shouting(text)))
+            matches = self._matches(text, {}, acronyms=not (field == "title" and _shouting(text)))
             if not matches:
                 continue
             sentences = _Sentences(text)
+            if field == "abstract":
+                found.sentences = sentences
             sensed = None
             for rank, hits in matches.items():
                 hits = _drop_redefined_acronyms(text, hits)
@@ -617,28 +738,25 @@ class Tagger:
                 if not hits:
                     continue
                 first = hits[0]
-                strength = "strong"
-                if field == "abstract":
-                    named_in, named = self._mentions(sentences, hits)
-                    if named_in == 1 and self.skip_incidental and self._incidental(sentences, hits):
-                        continue
-                    if named_in == 1 and rank in self.require_strong:
-                        held_back[rank] = ("abstract", sentences.at(first.start), text[first.start:first.end], "weak")
-                        continue
-                    salient = named_in >= STRONG_SENTENCES or any(map(sentences.states_contribution, named))
-                    strength = "strong" if salient else "weak"
+                candidate = found.candidates.get(rank)
+                if candidate is None:
+                    candidate = found.candidates[rank] = Candidate(rank, rank in self.require_strong)
                 # Cut from the original text, not the normalised copy: "Mixture-Of-Experts" keeps its capitals.
-                found[rank] = (field, sentences.at(first.start), text[first.start:first.end], strength)
-        if not found:
-            # require_strong never leaves a paper with no technique at all: then
-            # the single mentions it held back are better than nothing (and weak).
-            found = held_back
-        return [
-            TechniqueTag(technique=self.order[rank], evidence=evidence, field=field, matched=matched,
-                         strength=strength)
-            for rank, (field, evidence, matched, strength) in sorted(found.items())
-            if not (rank in self.covered_by and self.covered_by[rank].intersection(found))
-        ]
+                evidence = (sentences.at(first.start), text[first.start:first.end], first.acronym)
+                if field == "title":
+                    candidate.title = evidence
+                    continue
+                named_in, named = self._mentions(sentences, hits)
+                candidate.abstract = evidence
+                candidate.named_in = named_in
+                candidate.named = named
+                candidate.contribution = any(map(sentences.states_contribution, named))
+                if named_in == 1:
+                    candidate.incidental = self._incidental(sentences, hits)
+        if not self.skip_incidental:
+            for candidate in found.candidates.values():
+                candidate.incidental = False
+        return found
 
     @staticmethod
     def _mentions(sentences: _Sentences, hits: list[Hit]) -> tuple[int, set[int]]:

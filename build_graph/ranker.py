@@ -1,0 +1,335 @@
+"""Decide which of a paper's candidate techniques it is really about: a small logistic model.
+
+The phrase rules (``tagging.py``) find every technique a paper names with its
+sense; what they cannot tell is the technique a paper *contributes* from the
+technologies it runs on or mentions. The ranker weighs the evidence the rules
+collect (title, how many sentences, a contribution sentence, the incidental
+cues, competing candidates, ...) together with how close the paper's words
+are to the technique's own description and to the papers labelled with it,
+and turns that into a probability. It was trained on the hand-labelled
+fixtures by ``python -m build_graph train-tagger`` (``devtools/train_tagger.py``),
+which also wrote the cross-validated figures into the model file
+(``data/tagger_model.json``); docs/tagging.md, "Round 4", explains it.
+
+Explainable by construction: a tag is still a phrase the taxonomy wrote down
+and a sentence the authors wrote (the evidence); the model only says yes or
+no, and how sure (``strong`` at ``threshold_strong`` or more, ``weak`` at
+``threshold`` or more). Techniques the model does not know (added to the
+taxonomy after training) keep the rules' verdict.
+
+Speed: everything per technique (priors, centroid and description vectors,
+depth, relations) is an array built once per ``Ranker``; per paper, one
+tokenisation, two small matrix-vector products over the paper's own words,
+and one product of a (candidates x features) matrix with the weights.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .errors import CurationError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .tagging import Found, Tagger
+    from .taxonomy import Taxonomy
+
+MODEL_FILE = Path(__file__).resolve().parent / "data" / "tagger_model.json"
+FORMAT = 1
+
+# The features, in the order of the model's weights; docs/tagging.md describes each.
+FEATURES = (
+    "title",               # named in the title (with its sense)
+    "sentences",           # log(1 + abstract sentences naming it)
+    "share",               # share of the abstract's sentences that name it
+    "contribution",        # named in a sentence stating the contribution ("we propose ...")
+    "first_sentence",      # named in the abstract's first sentence
+    "incidental",          # a single mention the incidental rule would drop
+    "single_workload",     # a single mention of a require_strong technique (model family, learning method)
+    "acronym",             # its first match is an acronym
+    "alias_words",         # words in the matched phrase (capped at 4)
+    "commonness",          # how often it is a candidate in the training papers (-log rate): a common term is weak evidence
+    "depth",               # depth in the taxonomy (1 = directly under an area)
+    "competitors",         # log(1 + other candidates of the paper)
+    "covered",             # a more specific technique that covers it (covered_by) is a candidate too
+    "covers",              # it covers another candidate
+    "related",             # a parent or child of it is a candidate too
+    "similarity",          # cosine of the paper's words with the technique's name, description, aliases and examples
+    "centroid",            # cosine of the paper's words with the papers labelled with it in training
+    "centroid_margin",     # its centroid cosine minus the best among the paper's candidates
+    "prior",               # shrunk log-odds that a candidate of it is labelled, in training
+)
+
+# Tokens of the similarity features: lower-case words of two or more letters
+# or digits, a plural "s" dropped, common function words left out.
+_TOKEN = re.compile(r"[a-z][a-z0-9]+")
+_STOP = frozenset("""
+a about above across after all also an and any are as at be been being both but by can could do does each
+for from further had has have having how however in into is it its itself may more most much must not of
+on or other our ours over same should so some such than that the their them then there these they this
+those through to too under up upon us use used uses using very via was we were what when where whether which
+while who whose why will with within without would yet
+""".split())
+
+
+def tokens(text: str) -> list[str]:
+    """The words the similarity features compare (a cheap stem: a final "s" dropped)."""
+    return [w[:-1] if len(w) > 3 and w[-1] == "s" and w[-2] != "s" else w
+            for w in _TOKEN.findall(text.lower()) if w not in _STOP]
+
+
+def technique_text(taxonomy: Taxonomy, tid: str) -> str:
+    """What the taxonomy says about a technique: name (twice), description, aliases, acronyms, examples."""
+    tech = taxonomy[tid]
+    return " ".join([tech.name, tech.name, tech.description, *tech.aliases, *tech.acronyms,
+                     *taxonomy.examples.get(tid, [])])
+
+
+def paper_text(title: str | None, abstract: str) -> str:
+    """A paper's text for the similarity features; the title counts twice."""
+    title = title or ""
+    return f"{title} {title} {abstract}"
+
+
+class TextSpace:
+    """TF-IDF over a fixed vocabulary: sublinear counts, idf from the training texts, unit length.
+
+    Words outside the vocabulary still count in a vector's length (with the
+    idf of a word seen once), so a paper full of unknown words is not made
+    to look close to everything.
+    """
+
+    def __init__(self, vocabulary: list[str], idf: list[float], unknown_idf: float):
+        self.vocabulary = vocabulary
+        self.index = {w: i for i, w in enumerate(vocabulary)}
+        self.idf = np.asarray(idf, dtype=np.float64)
+        self.unknown_idf = unknown_idf
+
+    def vector(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """(vocabulary indices, weights) of the text's unit TF-IDF vector; unknown words only count in the norm."""
+        counts = Counter(tokens(text))
+        if not counts:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        index = self.index
+        known = [(index[w], n) for w, n in counts.items() if w in index]
+        unknown = [n for w, n in counts.items() if w not in index]
+        ids = np.fromiter((i for i, _ in known), dtype=np.int64, count=len(known))
+        tf = 1.0 + np.log(np.fromiter((n for _, n in known), dtype=np.float64, count=len(known)))
+        weights = tf * self.idf[ids]
+        extra = sum((self.unknown_idf * (1.0 + math.log(n))) ** 2 for n in unknown)
+        norm = math.sqrt(float(weights @ weights) + extra)
+        return ids, (weights / norm if norm else weights)
+
+    def dense(self, text: str) -> np.ndarray:
+        ids, weights = self.vector(text)
+        out = np.zeros(len(self.vocabulary))
+        out[ids] = weights
+        return out
+
+
+def unit_rows(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms > 0, norms, 1.0)
+
+
+@dataclass
+class RankerModel:
+    """The trained model as stored in ``data/tagger_model.json``."""
+
+    features: list[str]
+    weights: list[float]                # one per feature, on standardised features
+    bias: float
+    mean: list[float]                   # standardisation of each feature (training mean and scale)
+    scale: list[float]
+    threshold: float                    # tagged (weak) at this probability or more
+    threshold_strong: float             # strong at this probability or more
+    vocabulary: list[str]
+    idf: list[float]
+    unknown_idf: float
+    techniques: dict[str, dict]         # id -> {"prior", "commonness", "centroid": {word: weight}}
+    provenance: dict = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path = MODEL_FILE) -> "RankerModel":
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise CurationError(f"cannot read the tagger model: {err}", file=str(path),
+                                expected="the JSON written by python -m build_graph train-tagger") from err
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise CurationError(f"unknown tagger model format {data.get('format') if isinstance(data, dict) else None!r}",
+                                file=str(path), expected=f"format {FORMAT} (retrain: python -m build_graph train-tagger)")
+        if data.get("features") != list(FEATURES):
+            raise CurationError("the tagger model's features differ from this version's", file=str(path),
+                                expected=f"{list(FEATURES)} (retrain: python -m build_graph train-tagger)")
+        keys = ("features", "weights", "bias", "mean", "scale", "threshold", "threshold_strong", "vocabulary",
+                "idf", "unknown_idf", "techniques", "provenance")
+        return cls(**{k: data[k] for k in keys})
+
+    def to_json(self) -> str:
+        """Deterministic text: sorted technique and word keys, floats rounded, one technique per line."""
+        def r(x: float) -> float:
+            return round(float(x), 6)
+        head = {
+            "format": FORMAT, "provenance": self.provenance, "features": self.features,
+            "weights": [r(w) for w in self.weights], "bias": r(self.bias),
+            "mean": [r(m) for m in self.mean], "scale": [r(s) for s in self.scale],
+            "threshold": r(self.threshold), "threshold_strong": r(self.threshold_strong),
+            "unknown_idf": r(self.unknown_idf),
+        }
+        lines = ["{"]
+        for key, value in head.items():
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, sort_keys=True, ensure_ascii=False)},")
+        lines.append(f'  "vocabulary": {json.dumps(self.vocabulary, ensure_ascii=False)},')
+        lines.append(f'  "idf": {json.dumps([r(x) for x in self.idf])},')
+        lines.append('  "techniques": {')
+        items = sorted(self.techniques.items())
+        for i, (tid, data) in enumerate(items):
+            entry = {"prior": r(data["prior"]), "commonness": r(data["commonness"]),
+                     "centroid": {w: r(v) for w, v in sorted(data["centroid"].items())}}
+            comma = "," if i < len(items) - 1 else ""
+            lines.append(f"    {json.dumps(tid)}: {json.dumps(entry, ensure_ascii=False)}{comma}")
+        lines.append("  }")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+class TechniqueStats:
+    """Per technique rank of a tagger: what the training data says (prior, commonness, centroid).
+
+    ``known[rank]`` is False for a technique the model was not trained on;
+    the ranker leaves those to the rules.
+    """
+
+    def __init__(self, known: np.ndarray, prior: np.ndarray, commonness: np.ndarray, centroids: np.ndarray):
+        self.known = known
+        self.prior = prior
+        self.commonness = commonness
+        self.centroids = centroids           # (techniques, vocabulary), unit rows (zero when unknown)
+
+
+class Ranker:
+    """A trained model bound to one tagger's technique order; ``choose`` runs per paper."""
+
+    def __init__(self, model: RankerModel, tagger: Tagger):
+        self.model = model
+        self.space = TextSpace(model.vocabulary, model.idf, model.unknown_idf)
+        order = tagger.order
+        self.order = order
+        n, width = len(order), len(model.vocabulary)
+        known = np.array([tid in model.techniques for tid in order], dtype=bool)
+        prior = np.array([model.techniques[tid]["prior"] if tid in model.techniques else 0.0 for tid in order])
+        common = np.array([model.techniques[tid]["commonness"] if tid in model.techniques else 0.0 for tid in order])
+        centroids = np.zeros((n, width))
+        index = self.space.index
+        for rank, tid in enumerate(order):
+            for word, weight in model.techniques.get(tid, {}).get("centroid", {}).items():
+                if word in index:
+                    centroids[rank, index[word]] = weight
+        self.stats = TechniqueStats(known, prior, common, unit_rows(centroids))
+        self.structure = Structure(tagger)
+        self.descriptions = unit_rows(np.array([self.space.dense(technique_text(tagger.taxonomy, tid))
+                                                for tid in order]).reshape(n, width))
+        self.weights = np.asarray(model.weights) / np.asarray(model.scale)
+        self.bias = model.bias - float(np.asarray(model.mean) @ self.weights)
+
+    def probabilities(self, found: Found) -> tuple[list[int], np.ndarray]:
+        ranks, x = self.features(found)
+        return ranks, 1.0 / (1.0 + np.exp(-(x @ self.weights + self.bias)))
+
+    def features(self, found: Found) -> tuple[list[int], np.ndarray]:
+        ids, weights = self.space.vector(paper_text(found.title, found.abstract))
+        ranks = sorted(found.candidates)
+        rows = np.asarray(ranks)
+        cells = np.ix_(rows, ids)
+        similarity = self.descriptions[cells] @ weights
+        centroid = self.stats.centroids[cells] @ weights
+        return ranks, candidate_features(found, ranks, self.structure, self.stats, similarity, centroid)
+
+    def choose(self, found: Found) -> dict[int, str]:
+        """rank -> strength of the candidates the model keeps; unknown techniques keep the rules' verdict."""
+        from .tagging import rule_verdicts
+        ranks, p = self.probabilities(found)
+        chosen = {}
+        known = self.stats.known
+        rules = None
+        for rank, prob in zip(ranks, p.tolist()):
+            if known[rank]:
+                if prob >= self.model.threshold:
+                    chosen[rank] = "strong" if prob >= self.model.threshold_strong else "weak"
+            else:
+                if rules is None:
+                    rules = rule_verdicts(found)
+                if rank in rules:
+                    chosen[rank] = rules[rank]
+        return chosen
+
+
+class Structure:
+    """Per technique rank: taxonomy depth and relations, and the rules' flags, as the features need them."""
+
+    def __init__(self, tagger: Tagger):
+        taxonomy = tagger.taxonomy
+        rank_of = {tid: rank for rank, tid in enumerate(tagger.order)}
+        self.depth = np.array([len(taxonomy.ancestors(tid)) for tid in tagger.order], dtype=np.float64)
+        self.covered_by = tagger.covered_by
+        # rank -> ranks it covers (the inverse of covered_by)
+        covers: dict[int, set[int]] = {}
+        for rank, by in tagger.covered_by.items():
+            for other in by:
+                covers.setdefault(other, set()).add(rank)
+        self.covers = {rank: frozenset(c) for rank, c in covers.items()}
+        related: dict[int, set[int]] = {}
+        for rank, tid in enumerate(tagger.order):
+            for parent in taxonomy.ancestors(tid)[:-1]:    # the last is the area
+                if parent in rank_of:
+                    related.setdefault(rank, set()).add(rank_of[parent])
+                    related.setdefault(rank_of[parent], set()).add(rank)
+        self.related = {rank: frozenset(r) for rank, r in related.items()}
+
+
+def candidate_features(found: Found, ranks: list[int], structure: Structure, stats: TechniqueStats,
+                       similarity: np.ndarray, centroid: np.ndarray) -> np.ndarray:
+    """The (candidates x FEATURES) matrix of one paper, in the order of ``ranks``."""
+    sentences = found.sentence_count()
+    present = set(ranks)
+    n = len(ranks)
+    x = np.zeros((n, len(FEATURES)))
+    for i, rank in enumerate(ranks):
+        c = found.candidates[rank]
+        evidence = c.title if c.title is not None else c.abstract
+        x[i, 0] = c.title is not None
+        x[i, 1] = math.log1p(c.named_in)
+        x[i, 2] = c.named_in / sentences if sentences else 0.0
+        x[i, 3] = c.contribution
+        x[i, 4] = 0 in c.named
+        x[i, 5] = c.incidental
+        x[i, 6] = c.require_strong and c.named_in == 1 and c.title is None
+        x[i, 7] = evidence[2]
+        x[i, 8] = min(len(evidence[1].split()), 4)
+        x[i, 12] = bool(structure.covered_by.get(rank, frozenset()) & present)
+        x[i, 13] = bool(structure.covers.get(rank, frozenset()) & present)
+        x[i, 14] = bool(structure.related.get(rank, frozenset()) & present)
+    rows = np.asarray(ranks)
+    x[:, 9] = stats.commonness[rows]
+    x[:, 10] = structure.depth[rows]
+    x[:, 11] = math.log(n)
+    x[:, 15] = similarity
+    x[:, 16] = centroid
+    x[:, 17] = centroid - centroid.max()
+    x[:, 18] = stats.prior[rows]
+    return x
+
+
+def load_ranker(tagger: Tagger, path: Path = MODEL_FILE) -> Ranker | None:
+    """The packaged model bound to ``tagger``, or None when there is no model file."""
+    if not Path(path).is_file():
+        return None
+    return Ranker(RankerModel.load(path), tagger)
