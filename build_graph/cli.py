@@ -109,15 +109,16 @@ def cmd_diff(args) -> int:
 
 
 def cmd_evaluate(args) -> int:
-    from .devtools.blind_eval import check_sample, coverage, format_scores, load_blind_set, score
+    from .devtools.blind_eval import check_sample, coverage, describe_tagger, format_scores, load_blind_set, score
     from .curation import load_curation
     from .tagging import Tagger
     from .taxonomy import load_taxonomy
     taxonomy = load_taxonomy(Path(args.taxonomy) if args.taxonomy
                              else load_curation(_data_dir(args)).taxonomy_file)
-    tagger = Tagger(taxonomy)
+    tagger = Tagger(taxonomy, model=None) if args.rules_only else Tagger(taxonomy)
     blind = load_blind_set(Path(args.blind), taxonomy)
     scores = score(blind.papers, tagger, blind.vocabulary)
+    print(describe_tagger(tagger, Path(args.blind)))
     print(format_scores(scores, taxonomy, show_errors=args.errors))
     status = 0 if scores.meets_goals() else 1
     if args.corpus:
@@ -185,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--taxonomy", help="taxonomy file (default: the data folder's taxonomy.yaml)")
     p.add_argument("--data", default=None, help="folder of curated data (default: the project's data/)")
     p.add_argument("--errors", type=int, default=0, metavar="N", help="also list N false positives and misses")
+    p.add_argument("--rules-only", action="store_true",
+                   help="score the phrase rules alone, without the trained ranker (to compare)")
     p.set_defaults(func=cmd_evaluate)
     p = sub.add_parser("train-tagger", help="train the tagger's ranker on the labelled fixtures "
                                             "(leave-one-fixture-out figures; docs/tagging.md)")

@@ -17,8 +17,8 @@ no, and how sure (``strong`` at ``threshold_strong`` or more, ``weak`` at
 ``threshold`` or more). Techniques the model does not know (added to the
 taxonomy after training) keep the rules' verdict.
 
-Speed: everything per technique (priors, centroid and description vectors,
-depth, relations) is an array built once per ``Ranker``; per paper, one
+Speed: everything per technique (centroid and description vectors, depth,
+relations) is an array built once per ``Ranker``; per paper, one
 tokenisation, two small matrix-vector products over the paper's own words,
 and one product of a (candidates x features) matrix with the weights.
 """
@@ -55,16 +55,14 @@ FEATURES = (
     "single_workload",     # a single mention of a require_strong technique (model family, learning method)
     "acronym",             # its first match is an acronym
     "alias_words",         # words in the matched phrase (capped at 4)
-    "commonness",          # how often it is a candidate in the training papers (-log rate): a common term is weak evidence
     "depth",               # depth in the taxonomy (1 = directly under an area)
-    "competitors",         # log(1 + other candidates of the paper)
+    "competitors",         # log(number of candidates of the paper)
     "covered",             # a more specific technique that covers it (covered_by) is a candidate too
     "covers",              # it covers another candidate
     "related",             # a parent or child of it is a candidate too
     "similarity",          # cosine of the paper's words with the technique's name, description, aliases and examples
     "centroid",            # cosine of the paper's words with the papers labelled with it in training
     "centroid_margin",     # its centroid cosine minus the best among the paper's candidates
-    "prior",               # shrunk log-odds that a candidate of it is labelled, in training
 )
 
 # Tokens of the similarity features: lower-case words of two or more letters
@@ -153,7 +151,7 @@ class RankerModel:
     vocabulary: list[str]
     idf: list[float]
     unknown_idf: float
-    techniques: dict[str, dict]         # id -> {"prior", "commonness", "centroid": {word: weight}}
+    techniques: dict[str, dict]         # every technique id at training -> {"centroid": {word: weight}}
     provenance: dict = field(default_factory=dict)
 
     @classmethod
@@ -192,27 +190,12 @@ class RankerModel:
         lines.append('  "techniques": {')
         items = sorted(self.techniques.items())
         for i, (tid, data) in enumerate(items):
-            entry = {"prior": r(data["prior"]), "commonness": r(data["commonness"]),
-                     "centroid": {w: r(v) for w, v in sorted(data["centroid"].items())}}
+            entry = {"centroid": {w: r(v) for w, v in sorted(data["centroid"].items())}}
             comma = "," if i < len(items) - 1 else ""
             lines.append(f"    {json.dumps(tid)}: {json.dumps(entry, ensure_ascii=False)}{comma}")
         lines.append("  }")
         lines.append("}")
         return "\n".join(lines) + "\n"
-
-
-class TechniqueStats:
-    """Per technique rank of a tagger: what the training data says (prior, commonness, centroid).
-
-    ``known[rank]`` is False for a technique the model was not trained on;
-    the ranker leaves those to the rules.
-    """
-
-    def __init__(self, known: np.ndarray, prior: np.ndarray, commonness: np.ndarray, centroids: np.ndarray):
-        self.known = known
-        self.prior = prior
-        self.commonness = commonness
-        self.centroids = centroids           # (techniques, vocabulary), unit rows (zero when unknown)
 
 
 class Ranker:
@@ -224,16 +207,15 @@ class Ranker:
         order = tagger.order
         self.order = order
         n, width = len(order), len(model.vocabulary)
-        known = np.array([tid in model.techniques for tid in order], dtype=bool)
-        prior = np.array([model.techniques[tid]["prior"] if tid in model.techniques else 0.0 for tid in order])
-        common = np.array([model.techniques[tid]["commonness"] if tid in model.techniques else 0.0 for tid in order])
+        # A technique added to the taxonomy after training keeps the rules' verdict.
+        self.known = [tid in model.techniques for tid in order]
         centroids = np.zeros((n, width))
         index = self.space.index
         for rank, tid in enumerate(order):
             for word, weight in model.techniques.get(tid, {}).get("centroid", {}).items():
                 if word in index:
                     centroids[rank, index[word]] = weight
-        self.stats = TechniqueStats(known, prior, common, unit_rows(centroids))
+        self.centroids = unit_rows(centroids)
         self.structure = Structure(tagger)
         self.descriptions = unit_rows(np.array([self.space.dense(technique_text(tagger.taxonomy, tid))
                                                 for tid in order]).reshape(n, width))
@@ -250,15 +232,15 @@ class Ranker:
         rows = np.asarray(ranks)
         cells = np.ix_(rows, ids)
         similarity = self.descriptions[cells] @ weights
-        centroid = self.stats.centroids[cells] @ weights
-        return ranks, candidate_features(found, ranks, self.structure, self.stats, similarity, centroid)
+        centroid = self.centroids[cells] @ weights
+        return ranks, candidate_features(found, ranks, self.structure, similarity, centroid)
 
     def choose(self, found: Found) -> dict[int, str]:
         """rank -> strength of the candidates the model keeps; unknown techniques keep the rules' verdict."""
         from .tagging import rule_verdicts
         ranks, p = self.probabilities(found)
         chosen = {}
-        known = self.stats.known
+        known = self.known
         rules = None
         for rank, prob in zip(ranks, p.tolist()):
             if known[rank]:
@@ -278,7 +260,7 @@ class Structure:
     def __init__(self, tagger: Tagger):
         taxonomy = tagger.taxonomy
         rank_of = {tid: rank for rank, tid in enumerate(tagger.order)}
-        self.depth = np.array([len(taxonomy.ancestors(tid)) for tid in tagger.order], dtype=np.float64)
+        self.depth = [len(taxonomy.ancestors(tid)) for tid in tagger.order]
         self.covered_by = tagger.covered_by
         # rank -> ranks it covers (the inverse of covered_by)
         covers: dict[int, set[int]] = {}
@@ -295,36 +277,41 @@ class Structure:
         self.related = {rank: frozenset(r) for rank, r in related.items()}
 
 
-def candidate_features(found: Found, ranks: list[int], structure: Structure, stats: TechniqueStats,
+def candidate_features(found: Found, ranks: list[int], structure: Structure,
                        similarity: np.ndarray, centroid: np.ndarray) -> np.ndarray:
-    """The (candidates x FEATURES) matrix of one paper, in the order of ``ranks``."""
+    """The (candidates x FEATURES) matrix of one paper, in the order of ``ranks``.
+
+    ``similarity`` and ``centroid``: the cosines for ``ranks``, which must be
+    all of the paper's candidates (the margins compare with the best of them).
+    """
     sentences = found.sentence_count()
-    present = set(ranks)
-    n = len(ranks)
-    x = np.zeros((n, len(FEATURES)))
-    for i, rank in enumerate(ranks):
+    present = found.candidates.keys()
+    competitors = math.log(len(present))
+    rows = []
+    for rank in ranks:
         c = found.candidates[rank]
         evidence = c.title if c.title is not None else c.abstract
-        x[i, 0] = c.title is not None
-        x[i, 1] = math.log1p(c.named_in)
-        x[i, 2] = c.named_in / sentences if sentences else 0.0
-        x[i, 3] = c.contribution
-        x[i, 4] = 0 in c.named
-        x[i, 5] = c.incidental
-        x[i, 6] = c.require_strong and c.named_in == 1 and c.title is None
-        x[i, 7] = evidence[2]
-        x[i, 8] = min(len(evidence[1].split()), 4)
-        x[i, 12] = bool(structure.covered_by.get(rank, frozenset()) & present)
-        x[i, 13] = bool(structure.covers.get(rank, frozenset()) & present)
-        x[i, 14] = bool(structure.related.get(rank, frozenset()) & present)
-    rows = np.asarray(ranks)
-    x[:, 9] = stats.commonness[rows]
-    x[:, 10] = structure.depth[rows]
-    x[:, 11] = math.log(n)
-    x[:, 15] = similarity
-    x[:, 16] = centroid
-    x[:, 17] = centroid - centroid.max()
-    x[:, 18] = stats.prior[rows]
+        rows.append((
+            c.title is not None,
+            math.log1p(c.named_in),
+            c.named_in / sentences if sentences else 0.0,
+            c.contribution,
+            0 in c.named,
+            c.incidental,
+            c.require_strong and c.named_in == 1 and c.title is None,
+            evidence[2],
+            min(len(evidence[1].split()), 4),
+            structure.depth[rank],
+            competitors,
+            bool(structure.covered_by.get(rank, frozenset()) & present),
+            bool(structure.covers.get(rank, frozenset()) & present),
+            bool(structure.related.get(rank, frozenset()) & present),
+            0.0, 0.0, 0.0,
+        ))
+    x = np.array(rows, dtype=np.float64)
+    x[:, -3] = similarity
+    x[:, -2] = centroid
+    x[:, -1] = centroid - centroid.max()
     return x
 
 

@@ -11,15 +11,15 @@ cannot fix; they count against recall in every figure.
 Protocol (docs/tagging.md, "Round 4"): each design choice was made on the
 mean of the leave-one-fixture-out folds (train on three fixtures, test on the
 fourth), never on one set. Inside a fold, everything learnt from labels (the
-vocabulary and its idf, the centroids, the priors, the weights and the
-threshold) comes from the three training fixtures only; the threshold is
+vocabulary and its idf, the centroids, the weights and the threshold) comes from the three training fixtures only; the threshold is
 chosen by an inner leave-one-fixture-out over those three. The final model
 is trained on all four; its threshold is the one that maximises F1 on the
 outer folds' held-out predictions.
 
-Features learnt from the training labels about the training papers
-themselves (a technique's prior and centroid) leave the paper itself out, so
-the weights are fitted on the same footing as a new paper sees them.
+The one feature learnt from the training labels (a technique's centroid,
+the mean of its labelled papers) leaves the paper itself out when computed
+for a training paper, so the weights are fitted on the same footing as a
+new paper sees them.
 
 The model is L2-regularised logistic regression fitted by Newton's method
 for a fixed number of steps (deterministic: no random start, no sampling).
@@ -39,8 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..ranker import (FEATURES, MODEL_FILE, RankerModel, Structure, TechniqueStats, TextSpace, candidate_features,
-                      paper_text, technique_text, tokens, unit_rows)
+from ..ranker import (FEATURES, MODEL_FILE, RankerModel, Structure, TextSpace, candidate_features, paper_text,
+                      technique_text, tokens, unit_rows)
 from ..tagging import Found, Tagger, rule_verdicts
 from ..taxonomy import Taxonomy
 from .blind_eval import load_blind_set
@@ -51,8 +51,8 @@ LABELLED = ("tuning_techniques.yaml", "blind_techniques.yaml", "blind2_technique
 # Chosen by the leave-one-fixture-out mean (docs/tagging.md, "Round 4").
 L2 = 1.0                 # penalty on the standardised weights
 NEWTON_STEPS = 30
-PRIOR_STRENGTH = 20.0    # a technique's prior is shrunk towards the overall rate as if by this many candidates
 MIN_DF = 2               # a word enters the vocabulary when this many training papers use it
+CENTROID_WORDS = 60      # a technique's centroid keeps its heaviest words (the model file stays small)
 STRONG_PRECISION = 0.85  # strong tags: the lowest probability whose held-out precision reaches this
 
 
@@ -90,7 +90,7 @@ class Fitted:
     """What one training set teaches: text space, per-technique statistics, weights."""
 
     def __init__(self, tagger: Tagger, structure: Structure, rows: list[Row], l2: float = L2,
-                 prior_strength: float = PRIOR_STRENGTH):
+                 centroid_words: int = CENTROID_WORDS):
         self.tagger = tagger
         self.structure = structure
         order = tagger.order
@@ -114,32 +114,15 @@ class Fitted:
         for i, row in enumerate(rows):
             for tid in row.labels:
                 labels[i, rank_of[tid]] = 1.0
+        self.centroid_words = centroid_words
         self.centroid_sums = labels.T @ x                      # (techniques, vocabulary)
-        # Candidate counts: how common each technique is as a candidate, and how often a candidate is labelled.
-        seen = np.zeros(n_tech)
-        pos = np.zeros(n_tech)
-        for row in rows:
-            seen[row.ranks] += 1
-            pos[row.ranks] += row.positive
-        self.rate = pos.sum() / max(seen.sum(), 1)
-        self.prior_strength = prior_strength
-        self.seen, self.pos = seen, pos
-        self.candidate_papers = np.zeros(n_tech)
-        for row in rows:
-            self.candidate_papers[sorted(row.found.candidates)] += 1
-        self.papers = len(rows)
-        self.known = np.zeros(n_tech, dtype=bool)
-        self.known[[rank_of[t] for row in rows for t in row.labels]] = True
-        self.known |= seen > 0
-        commonness = -np.log((self.candidate_papers + 1) / (self.papers + 2))
-        self.stats = TechniqueStats(self.known, self._prior(seen, pos), commonness,
-                                    unit_rows(self.centroid_sums))
+        self.centroids = heaviest(self.centroid_sums, centroid_words)
         # Rows' features, leaving each paper out of what is learnt about it.
         feats, ys = [], []
         for i, row in enumerate(rows):
             if not row.ranks:
                 continue
-            feats.append(self.features(row, own=(x[i], labels[i], row)))
+            feats.append(self.features(row, own=(x[i], labels[i])))
             ys.append(row.positive)
         self.x = np.vstack(feats)
         self.y = np.concatenate(ys)
@@ -148,27 +131,25 @@ class Fitted:
         self.scale[self.scale == 0] = 1.0
         self.weights, self.bias = fit_logistic((self.x - self.mean) / self.scale, self.y, l2)
 
-    def _prior(self, seen: np.ndarray, pos: np.ndarray) -> np.ndarray:
-        a, p = self.prior_strength, self.rate
-        return np.log((pos + a * p) / (seen - pos + a * (1 - p)))
-
     def features(self, row: Row, own=None) -> np.ndarray:
-        """Features of a row's scoreable candidates; ``own`` = (vector, labels, row) of a training paper to leave out."""
-        ranks = row.ranks
+        """Features of a row's scoreable candidates; ``own`` = (vector, labels) of a training paper to leave out."""
+        # Features are computed over all the paper's candidates, as the tagger does (competitors,
+        # relations, the best centroid cosine); the rows returned are the scoreable ones.
+        ranks = sorted(row.found.candidates)
         if own is None:
             vec = self.space.dense(paper_text(row.title, row.abstract))
-            stats, centroids = self.stats, self.stats.centroids[ranks]
+            centroids = self.centroids[ranks]
         else:
-            vec, labels, own_row = own
-            centroids = unit_rows(self.centroid_sums[ranks] - np.outer(labels[ranks], vec))
-            seen, pos = self.seen.copy(), self.pos.copy()
-            seen[own_row.ranks] -= 1
-            pos[own_row.ranks] -= own_row.positive
-            stats = TechniqueStats(self.known, self._prior(seen, pos), self.stats.commonness, self.stats.centroids)
+            vec, labels = own
+            centroids = self.centroids[ranks]
+            mine = np.flatnonzero(labels[ranks])
+            if len(mine):
+                centroids = centroids.copy()
+                centroids[mine] = heaviest(self.centroid_sums[np.asarray(ranks)[mine]] - vec, self.centroid_words)
         similarity = self.descriptions[ranks] @ vec
         centroid = centroids @ vec
-        # candidate_features sees all of the paper's candidates (competitors, relations) but rows only for ranks.
-        return candidate_features(row.found, ranks, self.structure, stats, similarity, centroid)
+        x = candidate_features(row.found, ranks, self.structure, similarity, centroid)
+        return x[np.searchsorted(ranks, row.ranks)]
 
     def probabilities(self, row: Row) -> np.ndarray:
         if not row.ranks:
@@ -180,16 +161,23 @@ class Fitted:
         vocabulary = self.space.vocabulary
         techniques = {}
         for rank, tid in enumerate(self.tagger.order):
-            if not self.known[rank]:
-                continue
-            row = self.centroid_sums[rank]
-            norm = float(np.linalg.norm(row))
-            centroid = {vocabulary[j]: float(row[j] / norm) for j in np.flatnonzero(row)} if norm else {}
-            techniques[tid] = {"prior": float(self.stats.prior[rank]),
-                               "commonness": float(self.stats.commonness[rank]), "centroid": centroid}
+            row = self.centroids[rank]
+            techniques[tid] = {"centroid": {vocabulary[j]: float(row[j]) for j in np.flatnonzero(row)}}
         return RankerModel(list(FEATURES), self.weights.tolist(), float(self.bias), self.mean.tolist(),
                            self.scale.tolist(), threshold, threshold_strong, vocabulary,
                            self.space.idf.tolist(), self.space.unknown_idf, techniques, provenance)
+
+
+def heaviest(sums: np.ndarray, words: int) -> np.ndarray:
+    """Rows of ``sums`` cut to their ``words`` largest entries, then made unit length."""
+    out = np.zeros_like(sums)
+    if sums.shape[1] > words:
+        top = np.argpartition(-sums, words - 1, axis=1)[:, :words]
+        rows = np.arange(len(sums))[:, None]
+        out[rows, top] = sums[rows, top]
+    else:
+        out[:] = sums
+    return unit_rows(np.maximum(out, 0.0))
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float, steps: int = NEWTON_STEPS) -> tuple[np.ndarray, float]:
@@ -240,17 +228,11 @@ def kept(tagger: Tagger, row: Row, chosen: dict[int, str]) -> set[str]:
     return {t.technique for t in tags if row.vocabulary is None or t.technique in row.vocabulary}
 
 
-def model_figures(tagger: Tagger, rows: list[Row], probs: list[np.ndarray], threshold: float,
-                  strong: float | None = None) -> Figures:
+def model_figures(tagger: Tagger, rows: list[Row], probs: list[np.ndarray], threshold: float) -> Figures:
     out = Figures()
     for row, p in zip(rows, probs):
         chosen = {rank: "strong" for rank, q in zip(row.ranks, p.tolist()) if q >= threshold}
-        # Candidates outside the fixture's vocabulary are not scored; the rules' verdict stands for them
-        # (they only matter through covered_by).
-        got = kept(tagger, row, chosen)
-        if strong is not None:
-            got = {t for t in got if p[[tagger.order[r] for r in row.ranks].index(t)] >= strong}
-        out.add(got, row.labels)
+        out.add(kept(tagger, row, chosen), row.labels)
     return out
 
 
@@ -300,6 +282,7 @@ class FoldResult:
     rules: Figures
     model: Figures
     threshold: float
+    probabilities: list[np.ndarray]     # of the held-out rows, in order
 
 
 def cross_validate(tagger: Tagger, rows: list[Row], names: list[str], **options) -> list[FoldResult]:
@@ -316,8 +299,23 @@ def cross_validate(tagger: Tagger, rows: list[Row], names: list[str], **options)
         labels = sum(len(r.labels) for r in test)
         covered = sum(len(r.labels & {tagger.order[q] for q in r.ranks}) for r in test)
         results.append(FoldResult(name, len(test), labels, covered / max(labels, 1), rules_figures(tagger, test),
-                                  model_figures(tagger, test, probs, threshold), threshold))
+                                  model_figures(tagger, test, probs, threshold), threshold, probs))
     return results
+
+
+def outer_predictions(rows: list[Row], results: list[FoldResult]) -> list[np.ndarray]:
+    """Each row's held-out probabilities from the fold that left its fixture out, in the order of ``rows``."""
+    by_fold = {k: iter(r.probabilities) for k, r in enumerate(results)}
+    return [next(by_fold[row.fold]) for row in rows]
+
+
+def format_curve(tagger: Tagger, rows: list[Row], probs: list[np.ndarray]) -> str:
+    """Precision and recall of all held-out predictions together, at each threshold: the trade-off on offer."""
+    lines = ["held-out predictions of all folds together:", f"{'threshold':>9} {'precision':>9} {'recall':>7} {'F1':>6}"]
+    for t in THRESHOLDS:
+        f = model_figures(tagger, rows, probs, t)
+        lines.append(f"{t:>9.2f} {f.precision:>9.3f} {f.recall:>7.3f} {f.f1:>6.3f}")
+    return "\n".join(lines)
 
 
 def format_cv(results: list[FoldResult]) -> str:
@@ -350,13 +348,13 @@ def _commit() -> str:
 
 
 def train(taxonomy: Taxonomy, taxonomy_file: Path, fixtures: list[Path],
-          command: str) -> tuple[RankerModel, list[FoldResult]]:
+          command: str) -> tuple[RankerModel, list[FoldResult], str]:
     tagger = Tagger(taxonomy, model=None)
     rows = load_rows(tagger, fixtures)
     names = [p.name for p in fixtures]
     results = cross_validate(tagger, rows, names)
     structure = Structure(tagger)
-    outer = held_out(tagger, structure, rows, list(range(len(fixtures))))
+    outer = outer_predictions(rows, results)
     threshold = best_threshold(tagger, rows, outer)
     strong = strong_threshold(tagger, rows, outer, threshold)
     fitted = Fitted(tagger, structure, rows)
@@ -369,7 +367,7 @@ def train(taxonomy: Taxonomy, taxonomy_file: Path, fixtures: list[Path],
         "fixtures": {p.name: {"sha256": _digest(p), "papers": sum(r.fold == k for r in rows)}
                      for k, p in enumerate(fixtures)},
         "rows": int(len(fitted.y)), "positives": int(fitted.y.sum()),
-        "settings": {"l2": L2, "newton_steps": NEWTON_STEPS, "prior_strength": PRIOR_STRENGTH, "min_df": MIN_DF,
+        "settings": {"l2": L2, "newton_steps": NEWTON_STEPS, "min_df": MIN_DF, "centroid_words": CENTROID_WORDS,
                      "strong_precision": STRONG_PRECISION},
         "cross_validation": {r.name: {"papers": r.papers, "labels": r.labels,
                                       "candidate_recall": round(r.candidate_recall, 3),
@@ -379,7 +377,7 @@ def train(taxonomy: Taxonomy, taxonomy_file: Path, fixtures: list[Path],
                                                 "recall": round(r.model.recall, 3), "threshold": r.threshold}}
                              for r in results},
     }
-    return fitted.model(threshold, strong, provenance), results
+    return fitted.model(threshold, strong, provenance), results, format_curve(tagger, rows, outer)
 
 
 UNSTABLE = ("trained", "commit")    # provenance fields that may differ between two trainings of the same data
@@ -403,10 +401,13 @@ def main(args: argparse.Namespace) -> int:
     if args.cv:
         tagger = Tagger(taxonomy, model=None)
         rows = load_rows(tagger, fixtures)
-        print(format_cv(cross_validate(tagger, rows, [p.name for p in fixtures])))
+        results = cross_validate(tagger, rows, [p.name for p in fixtures])
+        print(format_cv(results))
+        print(format_curve(tagger, rows, outer_predictions(rows, results)))
         return 0
-    model, results = train(taxonomy, taxonomy_file, fixtures, "python -m build_graph train-tagger")
+    model, results, curve = train(taxonomy, taxonomy_file, fixtures, "python -m build_graph train-tagger")
     print(format_cv(results))
+    print(curve)
     print(f"final model: threshold {model.threshold:.2f}, strong at {model.threshold_strong:.2f}; "
           f"{len(model.techniques)} techniques, {len(model.vocabulary)} words")
     text = model.to_json()
