@@ -65,9 +65,11 @@ FEATURES = (
     "centroid_margin",     # its centroid cosine minus the best among the paper's candidates
 )
 
-# Tokens of the similarity features: lower-case words of two or more letters
-# or digits, a plural "s" dropped, common function words left out.
+# Tokens of the similarity features: the tagger's words of the normalised text
+# (``\w+`` of ``tagging.normalise``), kept when they are a letter and then one
+# or more letters or digits, a plural "s" dropped, common function words left out.
 _TOKEN = re.compile(r"[a-z][a-z0-9]+")
+_WORD = re.compile(r"\w+")
 _STOP = frozenset("""
 a about above across after all also an and any are as at be been being both but by can could do does each
 for from further had has have having how however in into is it its itself may more most much must not of
@@ -77,10 +79,52 @@ while who whose why will with within without would yet
 """.split())
 
 
+_STOP_CODE = -1
+
+
+class _Codes(dict):
+    """Word -> code for one ``TextSpace``, filled as words are met (a paper repeats most of its words).
+
+    The code is the word's stem's vocabulary index (>= 0; "system" and
+    "systems" share it), ``_STOP_CODE`` for a function word or a non-word, or
+    a code of its own below that for a word outside the vocabulary. Looked up
+    with ``map`` in C; ``__missing__`` runs once per new word.
+    """
+
+    def __init__(self, index: dict[str, int]):
+        super().__init__()
+        self.index = index
+        self.unknown = 0
+
+    def __missing__(self, word: str) -> int:
+        stem = _stem(word)
+        if stem is None:
+            code = _STOP_CODE
+        elif stem in self.index:
+            code = self.index[stem]
+        else:
+            self.unknown += 1
+            code = _STOP_CODE - self.unknown
+        self[word] = code
+        return code
+
+
+def _stem(word: str) -> str | None:
+    """A word as the similarity features count it: None for a function word or a non-word, a final "s" dropped."""
+    if word in _STOP or not _TOKEN.fullmatch(word):
+        return None
+    return word[:-1] if len(word) > 3 and word[-1] == "s" and word[-2] != "s" else word
+
+
+def words_of(text: str) -> list[str]:
+    r"""The words of a text as the tagger splits it (``\w+`` of the normalised text)."""
+    from .tagging import normalise
+    return _WORD.findall(normalise(text))
+
+
 def tokens(text: str) -> list[str]:
-    """The words the similarity features compare (a cheap stem: a final "s" dropped)."""
-    return [w[:-1] if len(w) > 3 and w[-1] == "s" and w[-2] != "s" else w
-            for w in _TOKEN.findall(text.lower()) if w not in _STOP]
+    """The words the similarity features compare."""
+    return [t for w in words_of(text) if (t := _stem(w)) is not None]
 
 
 def technique_text(taxonomy: Taxonomy, tid: str) -> str:
@@ -91,9 +135,9 @@ def technique_text(taxonomy: Taxonomy, tid: str) -> str:
 
 
 def paper_text(title: str | None, abstract: str) -> str:
-    """A paper's text for the similarity features; the title counts twice."""
+    """A paper's text for the similarity features; the title counts twice (as in ``Found.words``)."""
     title = title or ""
-    return f"{title} {title} {abstract}"
+    return f"{title}\n{title}\n{abstract}"
 
 
 class TextSpace:
@@ -109,24 +153,30 @@ class TextSpace:
         self.index = {w: i for i, w in enumerate(vocabulary)}
         self.idf = np.asarray(idf, dtype=np.float64)
         self.unknown_idf = unknown_idf
+        self._codes = _Codes(self.index)
 
-    def vector(self, text: str) -> tuple[np.ndarray, np.ndarray]:
-        """(vocabulary indices, weights) of the text's unit TF-IDF vector; unknown words only count in the norm."""
-        counts = Counter(tokens(text))
-        if not counts:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        index = self.index
-        known = [(index[w], n) for w, n in counts.items() if w in index]
-        unknown = [n for w, n in counts.items() if w not in index]
-        ids = np.fromiter((i for i, _ in known), dtype=np.int64, count=len(known))
-        tf = 1.0 + np.log(np.fromiter((n for _, n in known), dtype=np.float64, count=len(known)))
-        weights = tf * self.idf[ids]
-        extra = sum((self.unknown_idf * (1.0 + math.log(n))) ** 2 for n in unknown)
-        norm = math.sqrt(float(weights @ weights) + extra)
+    def vector(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(vocabulary indices, weights) of the unit TF-IDF vector of a text's ``words_of``.
+
+        Counts are per stem ("system" and "systems" are one word), tf is
+        ``1 + log(count)``; words outside the vocabulary only count in the
+        norm (each raw word apart). Counting runs in C (``Counter`` over
+        ``map``); Python touches a word only the first time this space meets it.
+        """
+        counted = Counter(map(self._codes.__getitem__, words))
+        counted.pop(_STOP_CODE, None)
+        codes = np.fromiter(counted, dtype=np.int64, count=len(counted))
+        tf = 1.0 + np.log(np.fromiter(counted.values(), dtype=np.float64, count=len(counted)))
+        known = codes >= 0
+        ids = codes[known]
+        weights = tf[known] * self.idf[ids]
+        rest = tf[~known]
+        norm = math.sqrt(float(weights @ weights) + self.unknown_idf ** 2 * float(rest @ rest))
         return ids, (weights / norm if norm else weights)
 
     def dense(self, text: str) -> np.ndarray:
-        ids, weights = self.vector(text)
+        """The text's vector over the whole vocabulary (training; the tagger uses ``vector``)."""
+        ids, weights = self.vector(words_of(text))
         out = np.zeros(len(self.vocabulary))
         out[ids] = weights
         return out
@@ -204,35 +254,42 @@ class Ranker:
     def __init__(self, model: RankerModel, tagger: Tagger):
         self.model = model
         self.space = TextSpace(model.vocabulary, model.idf, model.unknown_idf)
-        order = tagger.order
-        self.order = order
-        n, width = len(order), len(model.vocabulary)
+        self.order = tagger.order
         # A technique added to the taxonomy after training keeps the rules' verdict.
-        self.known = [tid in model.techniques for tid in order]
-        centroids = np.zeros((n, width))
+        self.known = [tid in model.techniques for tid in self.order]
         index = self.space.index
-        for rank, tid in enumerate(order):
-            for word, weight in model.techniques.get(tid, {}).get("centroid", {}).items():
-                if word in index:
-                    centroids[rank, index[word]] = weight
-        self.centroids = unit_rows(centroids)
+        self.centroids = []          # per rank: (vocabulary indices, unit weights), sparse
+        for tid in self.order:
+            centroid = model.techniques.get(tid, {}).get("centroid", {})
+            pairs = sorted((index[w], v) for w, v in centroid.items() if w in index)
+            ids = np.array([i for i, _ in pairs], dtype=np.int64)
+            weights = np.array([v for _, v in pairs], dtype=np.float64)
+            norm = float(np.linalg.norm(weights))
+            self.centroids.append((ids, weights / norm if norm else weights))
+        self.descriptions = [self.space.vector(words_of(technique_text(tagger.taxonomy, tid))) for tid in self.order]
         self.structure = Structure(tagger)
-        self.descriptions = unit_rows(np.array([self.space.dense(technique_text(tagger.taxonomy, tid))
-                                                for tid in order]).reshape(n, width))
         self.weights = np.asarray(model.weights) / np.asarray(model.scale)
         self.bias = model.bias - float(np.asarray(model.mean) @ self.weights)
+        self._dense = np.zeros(len(model.vocabulary))
 
     def probabilities(self, found: Found) -> tuple[list[int], np.ndarray]:
         ranks, x = self.features(found)
         return ranks, 1.0 / (1.0 + np.exp(-(x @ self.weights + self.bias)))
 
     def features(self, found: Found) -> tuple[list[int], np.ndarray]:
-        ids, weights = self.space.vector(paper_text(found.title, found.abstract))
+        """The paper's candidate ranks (sorted) and their feature matrix.
+
+        The technique vectors are sparse (a centroid keeps 60 words), so the
+        paper's vector is scattered into a dense row once and each cosine is
+        a gather over the technique's own few words.
+        """
+        ids, weights = self.space.vector(found.words)
+        dense = self._dense
+        dense[ids] = weights
         ranks = sorted(found.candidates)
-        rows = np.asarray(ranks)
-        cells = np.ix_(rows, ids)
-        similarity = self.descriptions[cells] @ weights
-        centroid = self.centroids[cells] @ weights
+        similarity = np.array([dense[c] @ w for c, w in map(self.descriptions.__getitem__, ranks)])
+        centroid = np.array([dense[c] @ w for c, w in map(self.centroids.__getitem__, ranks)])
+        dense[ids] = 0.0
         return ranks, candidate_features(found, ranks, self.structure, similarity, centroid)
 
     def choose(self, found: Found) -> dict[int, str]:
@@ -290,7 +347,8 @@ def candidate_features(found: Found, ranks: list[int], structure: Structure,
     rows = []
     for rank in ranks:
         c = found.candidates[rank]
-        evidence = c.title if c.title is not None else c.abstract
+        first = c.title if c.title is not None else c.abstract
+        text = found.title if c.title is not None else found.abstract
         rows.append((
             c.title is not None,
             math.log1p(c.named_in),
@@ -299,8 +357,8 @@ def candidate_features(found: Found, ranks: list[int], structure: Structure,
             0 in c.named,
             c.incidental,
             c.require_strong and c.named_in == 1 and c.title is None,
-            evidence[2],
-            min(len(evidence[1].split()), 4),
+            first.acronym,
+            min(len(text[first.start:first.end].split()), 4),
             structure.depth[rank],
             competitors,
             bool(structure.covered_by.get(rank, frozenset()) & present),
