@@ -258,15 +258,18 @@ class Ranker:
         # A technique added to the taxonomy after training keeps the rules' verdict.
         self.known = [tid in model.techniques for tid in self.order]
         index = self.space.index
-        self.centroids = []          # per rank: (vocabulary indices, unit weights), sparse
+        # Per rank: the words of its description vector and of its centroid (60 words), and a
+        # (words x 2) matrix of both vectors' weights, so each paper needs one gather per candidate.
+        self.vectors = []
         for tid in self.order:
-            centroid = model.techniques.get(tid, {}).get("centroid", {})
-            pairs = sorted((index[w], v) for w, v in centroid.items() if w in index)
-            ids = np.array([i for i, _ in pairs], dtype=np.int64)
-            weights = np.array([v for _, v in pairs], dtype=np.float64)
-            norm = float(np.linalg.norm(weights))
-            self.centroids.append((ids, weights / norm if norm else weights))
-        self.descriptions = [self.space.vector(words_of(technique_text(tagger.taxonomy, tid))) for tid in self.order]
+            described = dict(zip(*self.space.vector(words_of(technique_text(tagger.taxonomy, tid)))))
+            centroid = {index[w]: v for w, v in model.techniques.get(tid, {}).get("centroid", {}).items()
+                        if w in index}
+            norm = math.sqrt(sum(v * v for v in centroid.values()))
+            words = np.array(sorted(set(described) | set(centroid)), dtype=np.int64)
+            both = np.array([[described.get(w, 0.0), centroid.get(w, 0.0) / norm if norm else 0.0]
+                             for w in words.tolist()], dtype=np.float64).reshape(len(words), 2)
+            self.vectors.append((words, both))
         self.structure = Structure(tagger)
         self.weights = np.asarray(model.weights) / np.asarray(model.scale)
         self.bias = model.bias - float(np.asarray(model.mean) @ self.weights)
@@ -287,9 +290,9 @@ class Ranker:
         dense = self._dense
         dense[ids] = weights
         ranks = sorted(found.candidates)
-        similarity = np.array([dense[c] @ w for c, w in map(self.descriptions.__getitem__, ranks)])
-        centroid = np.array([dense[c] @ w for c, w in map(self.centroids.__getitem__, ranks)])
+        cosines = np.array([dense[words] @ both for words, both in map(self.vectors.__getitem__, ranks)])
         dense[ids] = 0.0
+        similarity, centroid = cosines[:, 0], cosines[:, 1]
         return ranks, candidate_features(found, ranks, self.structure, similarity, centroid)
 
     def choose(self, found: Found) -> dict[int, str]:
@@ -341,7 +344,9 @@ def candidate_features(found: Found, ranks: list[int], structure: Structure,
     ``similarity`` and ``centroid``: the cosines for ``ranks``, which must be
     all of the paper's candidates (the margins compare with the best of them).
     """
-    sentences = found.sentence_count()
+    # Only a candidate named in the abstract needs the sentence count (share is 0 otherwise), and
+    # then the abstract was split already.
+    sentences = found.sentence_count() if any(c.named_in for c in found.candidates.values()) else 0
     present = found.candidates.keys()
     competitors = math.log(len(present))
     rows = []
