@@ -221,6 +221,7 @@ class _Sentences:
         self.starts = [a for a, _ in self.spans]
         self._own: dict[int, bool] = {}     # sentence index -> states the paper's contribution
         self._clean: dict[int, str] = {}
+        self._cues: dict[int, tuple[bool, bool]] = {}
 
     def index(self, pos: int) -> int:
         return max(bisect.bisect_right(self.starts, pos) - 1, 0)
@@ -235,6 +236,14 @@ class _Sentences:
             a, b = self.spans[i]
             clean = self._clean[i] = " ".join(self.text[a:b].split())
         return clean
+
+    def cues(self, i: int) -> tuple[bool, bool]:
+        """``_sentence_cues`` of sentence ``i``; cached (several techniques may be named only there)."""
+        cues = self._cues.get(i)
+        if cues is None:
+            a, b = self.spans[i]
+            cues = self._cues[i] = _sentence_cues(self.text[a:b], own=self.states_contribution(i))
+        return cues
 
     def states_contribution(self, i: int) -> bool:
         """Whether sentence ``i`` states the paper's own contribution ("we propose ..."); cached per sentence."""
@@ -376,13 +385,14 @@ def _states_contribution(words: list[str]) -> bool:
         or any(i + 1 < n and words[i + 1] in ("paper", "work") for i in _positions(words, "this"))
 
 
-def _sentence_cues(sentence: str) -> tuple[bool, bool]:
+def _sentence_cues(sentence: str, own: bool | None = None) -> tuple[bool, bool]:
     """(states the paper's own contribution, reports results or background).
 
-    Each scan first asks, in C, whether its trigger word occurs at all.
+    ``own``: the first, when already known. Each scan first asks, in C,
+    whether its trigger word occurs at all.
     """
     words = _LOWER_WORDS.findall(sentence.lower())
-    if _states_contribution(words):
+    if own if own is not None else _states_contribution(words):
         return True, False
     pairs = set(zip(words, words[1:]))
     other = bool(
@@ -399,7 +409,7 @@ def _sentence_cues(sentence: str) -> tuple[bool, bool]:
     return False, other
 
 
-def incidental(sentence: str, offset: int) -> bool:
+def incidental(sentence: str, offset: int, cues: tuple[bool, bool] | None = None) -> bool:
     """Whether a mention at ``offset`` in ``sentence`` is incidental.
 
     It is when the sentence reports results, the implementation or earlier
@@ -407,7 +417,7 @@ def incidental(sentence: str, offset: int) -> bool:
     or when the mention sits in an "(e.g., ...)" aside or is one item of a
     list of examples ("such as GPUs, TPUs, FPGAs, and ASICs").
     """
-    own, other = _sentence_cues(sentence)
+    own, other = cues if cues is not None else _sentence_cues(sentence)
     if own:
         return False
     if other:
@@ -826,8 +836,9 @@ class Tagger:
     @staticmethod
     def _incidental(sentences: _Sentences, hits: list[Hit]) -> bool:
         """Whether the (single-sentence) mention is incidental."""
-        a, b = sentences.spans[sentences.index(hits[0].start)]
-        return incidental(sentences.text[a:b], hits[0].start - a)
+        i = sentences.index(hits[0].start)
+        a, b = sentences.spans[i]
+        return incidental(sentences.text[a:b], hits[0].start - a, sentences.cues(i))
 
     def matched_spans(self, text: str) -> list[tuple[int, int]]:
         """Character spans of every alias or acronym match in ``text``, before any filtering."""
