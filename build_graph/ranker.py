@@ -54,7 +54,7 @@ FEATURES = (
     "incidental",          # a single mention the incidental rule would drop
     "single_workload",     # a single mention of a require_strong technique (model family, learning method)
     "acronym",             # its first match is an acronym
-    "alias_words",         # words in the matched phrase (capped at 4)
+    "alias_words",         # words in the matched phrase (spaces + 1, capped at 4)
     "depth",               # depth in the taxonomy (1 = directly under an area)
     "competitors",         # log(number of candidates of the paper)
     "covered",             # a more specific technique that covers it (covered_by) is a candidate too
@@ -344,31 +344,36 @@ def candidate_features(found: Found, ranks: list[int], structure: Structure,
     ``similarity`` and ``centroid``: the cosines for ``ranks``, which must be
     all of the paper's candidates (the margins compare with the best of them).
     """
+    candidates = found.candidates
     # Only a candidate named in the abstract needs the sentence count (share is 0 otherwise), and
     # then the abstract was split already.
-    sentences = found.sentence_count() if any(c.named_in for c in found.candidates.values()) else 0
-    present = found.candidates.keys()
+    sentences = found.sentence_count() if any(c.named_in for c in candidates.values()) else 0
+    present = set(candidates)
     competitors = math.log(len(present))
+    covered_by, covers, related, depth = structure.covered_by, structure.covers, structure.related, structure.depth
+    log1p, title_text, abstract_text = math.log1p, found.title, found.abstract
     rows = []
     for rank in ranks:
-        c = found.candidates[rank]
-        first = c.title if c.title is not None else c.abstract
-        text = found.title if c.title is not None else found.abstract
+        c = candidates[rank]
+        in_title = c.title is not None
+        first = c.title if in_title else c.abstract
+        named_in = c.named_in
+        by, over, near = covered_by.get(rank), covers.get(rank), related.get(rank)
         rows.append((
-            c.title is not None,
-            math.log1p(c.named_in),
-            c.named_in / sentences if sentences else 0.0,
+            in_title,
+            log1p(named_in),
+            named_in / sentences if sentences else 0.0,
             c.contribution,
             0 in c.named,
             c.incidental,
-            c.require_strong and c.named_in == 1 and c.title is None,
+            c.require_strong and named_in == 1 and not in_title,
             first.acronym,
-            min(len(text[first.start:first.end].split()), 4),
-            structure.depth[rank],
+            min((title_text if in_title else abstract_text).count(" ", first.start, first.end) + 1, 4),
+            depth[rank],
             competitors,
-            bool(structure.covered_by.get(rank, frozenset()) & present),
-            bool(structure.covers.get(rank, frozenset()) & present),
-            bool(structure.related.get(rank, frozenset()) & present),
+            by is not None and not by.isdisjoint(present),
+            over is not None and not over.isdisjoint(present),
+            near is not None and not near.isdisjoint(present),
             0.0, 0.0, 0.0,
         ))
     x = np.array(rows, dtype=np.float64)
