@@ -17,10 +17,12 @@ no, and how sure (``strong`` at ``threshold_strong`` or more, ``weak`` at
 ``threshold`` or more). Techniques the model does not know (added to the
 taxonomy after training) keep the rules' verdict.
 
-Speed: everything per technique (centroid and description vectors, depth,
-relations) is an array built once per ``Ranker``; per paper, one
-tokenisation, two small matrix-vector products over the paper's own words,
-and one product of a (candidates x features) matrix with the weights.
+Speed: everything per technique (its description and centroid vectors,
+sparse, depth, relations) is built once per ``Ranker``; per paper, one count
+of its words in C (from the split the matcher already made), one gather per
+candidate from a dense row, and one product of a (candidates x features)
+matrix with the weights. It still costs about +37% of the tagger's time
+(docs/tagging.md, "Speed"), mostly numpy's fixed cost per call.
 """
 
 from __future__ import annotations
