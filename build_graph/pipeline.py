@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import networkx as nx
@@ -32,6 +33,7 @@ from .headings import FILE_NAME as HEADINGS_FILE, HeadingMap, heading_tags, load
 from .model import ParsedListing, TechniqueTag
 from .normalize import Corpus, normalize
 from .normalize.dates import years_mentioned
+from .parallel import run_jobs
 from .related import Related, related_papers
 from .sources import listing_kind, parse_text, seed_files
 from .sources import structured as structured_entries
@@ -128,6 +130,15 @@ def apply_overrides(paper, taxonomy: Taxonomy) -> None:
     paper.techniques.sort(key=lambda t: order[t.technique])
 
 
+TAG_JOB = 200
+"""Texts per tagging job: enough that handing out a job costs nothing, few
+enough that two processes finish together."""
+
+
+def _tag_texts(tagger: Tagger, texts: list[tuple]) -> dict[tuple, tuple]:
+    return {(title, abstract): tuple(tagger.tag(title, abstract)) for title, abstract in texts}
+
+
 def tag_papers(corpus: Corpus, tagger: Tagger, taxonomy: Taxonomy | None = None,
                headings: HeadingMap | None = None, caches: BuildCaches | None = None) -> None:
     """Attach techniques (with evidence) to every paper; report papers with none.
@@ -137,17 +148,17 @@ def tag_papers(corpus: Corpus, tagger: Tagger, taxonomy: Taxonomy | None = None,
     which may remove either.
 
     ``tagger.tag`` depends on the paper's title and abstract only, so with
-    ``caches`` a rebuild re-tags only the papers whose text changed."""
+    ``caches`` a rebuild re-tags only the papers whose text changed, and the
+    texts to tag are independent jobs (``parallel.run_jobs``: two cores when
+    it is safe)."""
     previous = caches.tags(tagger) if caches is not None else {}
+    todo = list(dict.fromkeys(key for key in ((p.title, p.abstract) for p in corpus.papers) if key not in previous))
+    fresh = run_jobs([partial(_tag_texts, tagger, todo[start:start + TAG_JOB])
+                      for start in range(0, len(todo), TAG_JOB)])
     memo: dict[tuple, tuple] = {}
     for paper in corpus.papers:
         key = (paper.title, paper.abstract)
-        tags = memo.get(key)
-        if tags is None:
-            tags = previous.get(key)
-        if tags is None:
-            tags = tuple(tagger.tag(paper.title, paper.abstract))
-        memo[key] = tags
+        tags = memo[key] = previous[key] if key in previous else fresh[key]
         paper.techniques = list(tags)
         if headings is not None and paper.listed_under:
             have = {t.technique for t in paper.techniques}

@@ -46,12 +46,13 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from .errors import AtlasError
-from .render.compact import compact_html, drop_lunr_translations
+from .render.compact import compact_html, compact_part, drop_lunr_translations
 from .render.context import AUTHOR_PAGE_MIN_PAPERS, HOME_PAGE
 from .render.icons import SPRITE, IconSprite
 from .render.explorer import vendor_files
 from .render.html import Html
-from .search import index_site
+from .shared_parts import SharedParts
+from .search import HAND_WRITTEN_WEIGHT, SearchIndexer, hand_written_document
 from .site_build import SiteBuilder
 
 log = logging.getLogger("mkdocs.plugins.mlsys-atlas")
@@ -140,6 +141,11 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
     def __init__(self):
         self.builder = SiteBuilder()
         self.icons = IconSprite()
+        self.search = SearchIndexer()
+        self.nav = None
+        self.page_configs: dict[str, str | None] = {}   # the theme's page config, without lunr's texts
+        self.shared: SharedParts | None = None
+        self.share_parts = True             # False renders every page's frame whole (tests compare both)
         self.dirty = False
         self.dashboard: str | None = None
 
@@ -223,9 +229,23 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
             file = files.get_file_from_path(src_uri)
             if file is not None and isinstance(file.page, AtlasPage):
                 file.page.title = title
+        self.nav = nav
         return nav
 
-    # Search is Pagefind's (``search.py``), run after the build; mkdocs-material's
+    @event_priority(-100)          # last: every page's content is final
+    def on_env(self, env, *, config, files):
+        """Start the search index (``search.py``) on the other core while MkDocs
+        writes the pages: everything it indexes is known now."""
+        env.globals["atlas_search_weight"] = HAND_WRITTEN_WEIGHT
+        self.page_configs = {}
+        self.shared = SharedParts(self.nav, self.share_parts, finish=self._finish_part)
+        env.globals["atlas_shared"] = self.shared
+        if _material_search(config):
+            self.search.start(_search_documents(files), Path(config.site_dir),
+                              str(config.theme.get("language") or "en"))
+        return env
+
+    # Search is Pagefind's (``search.py``), indexed while the pages are written; mkdocs-material's
     # search plugin stays in the config for its place in the header, but every
     # page is excluded from its lunr index (Material's documented ``search:
     # exclude`` meta, read in its ``on_page_context`` at priority 0), and
@@ -235,6 +255,10 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         if _material_search(config):
             page.meta["search"] = {"exclude": True}
 
+    def _finish_part(self, html: str, page) -> str:
+        """A shared part of the theme's frame as ``on_post_page`` leaves it, done once."""
+        return self.icons.replace(compact_part(html), page.url)
+
     @event_priority(-100)          # last: after every other plugin has changed the page
     def on_post_page(self, output, *, page, config):
         """Every page, without the theme's indentation and its lunr search's texts
@@ -242,7 +266,7 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         (``render/icons.py``)."""
         output = compact_html(output)
         if _material_search(config):
-            output = drop_lunr_translations(output)
+            output = drop_lunr_translations(output, self.page_configs)
         return self.icons.replace(output, page.url)
 
     @event_priority(-100)          # after Material's search plugin has written its (empty) index
@@ -257,9 +281,15 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
         if lunr.is_dir() and not any(lunr.iterdir()):
             lunr.rmdir()
         try:
-            index_site(Path(config.site_dir))
+            self.search.finish()
         except AtlasError as err:
             raise PluginError(f"MLSys Atlas: {err.format()}") from None
+
+    def on_build_error(self, *, error):
+        self.search.cancel()
+
+    def on_shutdown(self):
+        self.search.cancel()
 
 
 DASHBOARD_MARKER = "<!-- atlas:dashboard -->"
@@ -277,6 +307,21 @@ def _material_search(config) -> bool:
     """Whether the site has mkdocs-material's search (the header's search box)."""
     search = config.plugins.get("material/search") or config.plugins.get("search")
     return bool(search is not None and getattr(search, "config", {}).get("enabled", True))
+
+
+def _search_documents(files):
+    """``(dest_uri, html)`` of every page the search indexes: a generated page's
+    part its template marked for search (``Html.search``); a hand-written page's
+    content (under ``--dirty``, one MkDocs did not read again: its page as built)."""
+    for file in files.documentation_pages():
+        page = file.page
+        if isinstance(page, AtlasPage):
+            if page.html.search:
+                yield file.dest_uri, page.html.search
+        elif page is not None and page.content is not None:
+            yield file.dest_uri, hand_written_document(page.content, page.title)
+        elif Path(file.abs_dest_path).is_file():
+            yield file.dest_uri, Path(file.abs_dest_path).read_text(encoding="utf-8")
 
 
 def _nav_titles(items):

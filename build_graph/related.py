@@ -22,8 +22,10 @@ import heapq
 import math
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import partial
 
 from .model import Paper
+from .parallel import run_jobs
 
 AUTHOR_WEIGHT = 3.0
 SAME_VENUE_YEAR = 0.5
@@ -74,8 +76,8 @@ def related_papers(papers: list[Paper], top: int = TOP) -> dict[str, list[Relate
     index = {p.slug: p for p in papers}
     venue_of = {p.slug: p.venue for p in papers}
     year_of = {p.slug: p.year for p in papers}
-    result: dict[str, list[Related]] = {}
-    for paper in papers:
+
+    def related_to(paper: Paper) -> list[Related]:
         scores: dict[str, float] = defaultdict(float)
         mine = [t for t in dict.fromkeys(techniques[paper.slug])]
         rare = [t for t in mine if len(by_technique[t]) <= COMMON_DF]
@@ -127,5 +129,16 @@ def related_papers(papers: list[Paper], top: int = TOP) -> dict[str, list[Relate
             theirs = set(q.authors)
             shared_a = tuple(a for a in dict.fromkeys(paper.authors) if a in theirs)
             out.append(Related(other, -negative if negative else 0.0, tuple(shared_t), shared_a, venue))
-        result[paper.slug] = out
-    return result
+        return out
+
+    # Each paper's list depends on the indexes above only: independent jobs (two cores when it is safe).
+    return run_jobs([partial(_related_all, related_to, papers[start:start + JOB])
+                     for start in range(0, n, JOB)])
+
+
+JOB = 500
+"""Papers per job of ``related_papers``."""
+
+
+def _related_all(related_to, papers: list[Paper]) -> dict[str, list[Related]]:
+    return {paper.slug: related_to(paper) for paper in papers}

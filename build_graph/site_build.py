@@ -49,12 +49,20 @@ def collector_paused():
     was 30% of the render stage at 1,000 papers. Reference counting still
     frees everything else at once; cycles, if any, wait for the next
     collection after the build.
+
+    What the build made lives until the next one (the plugin keeps it), so it
+    is then frozen (``gc.freeze``): MkDocs writes the pages with the collector
+    on, and its passes would otherwise scan all of it again, over and over
+    (2.4 s of a 4,300-paper build). The next build unfreezes it first, so
+    whatever it no longer uses can be collected.
     """
     was_enabled = gc.isenabled()
+    gc.unfreeze()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         if was_enabled:
             gc.enable()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from build_graph import pipeline
+from build_graph import parallel, pipeline
 from build_graph.caches import BuildCaches
 from build_graph.site_build import SiteBuilder
 from build_graph.tagging import Tagger
@@ -35,7 +35,10 @@ def project(tmp_path):
 
 @pytest.fixture
 def counted(monkeypatch):
-    """Counts of parses, tagger compilations and tagged texts, seen from the pipeline."""
+    """Counts of parses, tagger compilations and tagged texts, seen from the pipeline.
+
+    Counted in this process, so the jobs stay here (``parallel.py`` would tag
+    half the texts in a forked child, whose counts this process never sees)."""
     calls = {"parse": [], "compile": 0, "tag": 0}
     real_parse, real_init, real_tag = pipeline.parse_text, Tagger.__init__, Tagger.tag
 
@@ -51,6 +54,7 @@ def counted(monkeypatch):
         calls["tag"] += 1
         return real_tag(self, *args, **kwargs)
 
+    monkeypatch.setattr(parallel, "can_fork", lambda: False)
     monkeypatch.setattr(pipeline, "parse_text", parse)
     monkeypatch.setattr(Tagger, "__init__", init)
     monkeypatch.setattr(Tagger, "tag", tag)

@@ -57,3 +57,11 @@ def test_the_sprite_holds_each_icon_once_with_its_view_box_in_a_stable_order():
          ("0 0 512 512", '<path d="M1 1h2"/><path d="M5 5h1"/>')],
         key=lambda item: [k for k, v, p in symbols if (v, p) == item][0])
     assert first.sprite().startswith('<svg xmlns="http://www.w3.org/2000/svg">') and SPRITE.endswith(".svg")
+
+
+@pytest.mark.parametrize("folder", ["", "papers/x/", "papers/x", "assets/", "assets", "assets/graph/", "a/b/c/",
+                                    "assets-old/x/"])
+def test_the_sprite_url_is_the_one_relpath_gives(folder):
+    import posixpath
+    from build_graph.render.icons import SPRITE, relative_url
+    assert relative_url(SPRITE, folder) == posixpath.relpath(SPRITE, folder or ".")

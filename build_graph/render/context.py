@@ -62,6 +62,14 @@ class SiteContext:
         self.graph_paper_counts: dict[str, int] | None = None
         self.explorer_map = None                       # render.explorer.explorer_map: the map's nodes, links
 
+    def warm(self) -> None:
+        """Compute the indexes every page reads, once: render jobs that run in a
+        forked process (``parallel.py``) then share them instead of each
+        computing its own."""
+        for name in ("papers_by_author", "papers_by_venue", "papers_by_technique", "subtree_counts",
+                     "author_keys", "trends", "citation_keys"):
+            getattr(self, name)
+
     @cached_property
     def trends(self) -> Trends:
         """Every chart's counts over time, from one pass over the papers (``trends.py``)."""

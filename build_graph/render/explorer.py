@@ -254,8 +254,8 @@ def _phase(key: str) -> float:
 def cluster_files(ctx, chosen: list[MapNode], positions) -> dict[str, str]:
     """Every map node's papers as chunks of ``CHUNK``, positioned on a spiral around it."""
     index = {item.node: i for i, item in enumerate(chosen)}
-    graph = ctx.atlas.graph
     files = {}
+    same: dict[str, tuple] = {}         # a paper's URL, tooltip and map links, the same in every chunk
     for number, item in enumerate(chosen):
         centre = positions[item.node]
         # Clear of the node itself, whose drawn size grows with its paper count.
@@ -265,9 +265,14 @@ def cluster_files(ctx, chosen: list[MapNode], positions) -> dict[str, str]:
             rows, authors, author_index = [], [], {}
             start = (part - 1) * CHUNK
             for offset, paper in enumerate(item.papers[start:start + CHUNK]):
-                links = sorted({index[t] for t in (f"technique:{tag.technique}" for tag in paper.techniques)
-                                if t in index} | ({index[_venue_node(ctx, paper.venue)]}
-                                                  if _venue_node(ctx, paper.venue) in index else set()))
+                facts = same.get(paper.slug)
+                if facts is None:               # a paper is listed under about six map nodes
+                    links = sorted({index[t] for t in (f"technique:{tag.technique}" for tag in paper.techniques)
+                                    if t in index} | ({index[_venue_node(ctx, paper.venue)]}
+                                                      if _venue_node(ctx, paper.venue) in index else set()))
+                    facts = same[paper.slug] = (href(GRAPH_PAGE, page_of(ctx, paper.node_id)),
+                                                tooltip(ctx, paper.node_id), links)
+                url, tip, links = facts
                 mine = []
                 for author in dict.fromkeys(paper.authors):
                     if author not in author_index:
@@ -276,8 +281,7 @@ def cluster_files(ctx, chosen: list[MapNode], positions) -> dict[str, str]:
                         authors.append([person.slug, person.name, int(ctx.has_own_page(author))])
                     mine.append(author_index[author])
                 x, y = points[start + offset]
-                rows.append([paper.slug, paper.label, paper.year, href(GRAPH_PAGE, page_of(ctx, paper.node_id)),
-                             tooltip(ctx, paper.node_id), x, y, links, mine])
+                rows.append([paper.slug, paper.label, paper.year, url, tip, x, y, links, mine])
             files[item.data_file(part)] = _json({"v": FORMAT, "node": number, "part": part, "parts": item.parts,
                                                  "total": len(item.papers), "papers": rows, "authors": authors,
                                                  "author_pages": AUTHOR_PAGES})

@@ -47,6 +47,7 @@ class Html:
     toc: tuple = ()
     meta: dict = field(default_factory=dict)
     parts: dict = field(default_factory=dict, compare=False)
+    search: str = field(default="", compare=False)   # the part search indexes (``search.py``); in ``body`` too
 
     def __str__(self) -> str:
         return self.body
@@ -166,13 +167,16 @@ def render(template: str, here: str, meta: dict | None = None, **values) -> Html
     """Render one page template for the page at source path ``here``.
 
     The template sets ``title`` (``{% set title %}…{% endset %}``: escaped
-    like everything else it writes) and writes its headings through the
-    ``heading`` macro, which fills the table of contents.
+    like everything else it writes) and, on a page that search indexes,
+    ``search`` (the ``data-pagefind-body`` element, also printed in the page);
+    it writes its headings through the ``heading`` macro, which fills the
+    table of contents.
     """
     toc = Toc()
     module = environment().get_template(template).make_module(
         {"here": here, "url": lambda target: href(here, target), "toc": toc, **values})
-    return Html(body=str(module), title=str(module.title), toc=toc.freeze(), meta=meta or {})
+    return Html(body=str(module), title=str(module.title), toc=toc.freeze(), meta=meta or {},
+                search=str(getattr(module, "search", "")))
 
 
 def fragment(template: str, **values) -> Markup:

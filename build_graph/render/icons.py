@@ -39,17 +39,21 @@ class IconSprite:
 
     def __init__(self):
         self.symbols: dict[str, tuple[str, str]] = {}
+        self._keys: dict[tuple[str, str], str] = {}     # (viewBox, paths) -> id: one hash per icon, not per use
 
     def replace(self, html: str, page_url: str) -> str:
         """``html`` (a page at ``page_url``, e.g. ``papers/x/``) with its icons
         referring to the sprite."""
         folder = page_url if page_url.endswith("/") else posixpath.dirname(page_url)
-        href = posixpath.relpath(SPRITE, folder or ".")
+        href = relative_url(SPRITE, folder)
 
         def use(match: re.Match) -> str:
             view_box, paths = match.group(1), match.group(2).strip()
-            key = "i" + hashlib.sha1(f"{view_box}|{paths}".encode("utf-8")).hexdigest()[:10]
-            self.symbols.setdefault(key, (view_box, paths))
+            key = self._keys.get((view_box, paths))
+            if key is None:
+                key = "i" + hashlib.sha1(f"{view_box}|{paths}".encode("utf-8")).hexdigest()[:10]
+                self._keys[(view_box, paths)] = key
+                self.symbols.setdefault(key, (view_box, paths))
             return f'<svg viewBox="{view_box}"><use xlink:href="{href}#{key}"/></svg>'
 
         return _ICON.sub(use, html)
@@ -59,3 +63,15 @@ class IconSprite:
         body = "".join(f'<symbol id="{key}" viewBox="{view_box}">{paths}</symbol>'
                        for key, (view_box, paths) in sorted(self.symbols.items()))
         return f'<svg xmlns="http://www.w3.org/2000/svg">{body}</svg>\n'
+
+
+def relative_url(target: str, folder: str) -> str:
+    """``posixpath.relpath(target, folder)`` for two site paths (relative, "/"-separated),
+    without the working directory that ``relpath`` reads on every call (a system
+    call per page)."""
+    here = [part for part in folder.split("/") if part]
+    there = target.split("/")
+    common = 0
+    while common < min(len(here), len(there) - 1) and here[common] == there[common]:
+        common += 1
+    return "/".join([".."] * (len(here) - common) + there[common:])

@@ -9,6 +9,7 @@ heading and as ``Html.title`` (escaped by the same template).
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 from ..bibtex import bibtex_entry
 from ..model import Paper
@@ -198,23 +199,32 @@ def list_parts(ctx: SiteContext, page: str, name: str, relation: str, papers: li
     return out
 
 
-def all_pages(ctx: SiteContext) -> dict[str, Html]:
+def _paper_pages(ctx: SiteContext, papers) -> dict[str, Html]:
+    return {PAPER.format(paper.slug): paper_page(ctx, paper) for paper in papers}
+
+
+def _author_pages(ctx: SiteContext, keys) -> dict[str, Html]:
     pages = {}
-    for paper in ctx.corpus.papers:
-        pages[PAPER.format(paper.slug)] = paper_page(ctx, paper)
-    for key in sorted(ctx.authors):
-        if not ctx.has_own_page(key):
-            continue
+    for key in keys:
         page = AUTHOR.format(ctx.authors[key].slug)
         pages[page] = author_page(ctx, key)
-        pages.update(list_parts(ctx, page, ctx.authors[key].name, "by",
-                                ctx.papers_by_author.get(key, [])))
-    for key in sorted(ctx.venues):
+        pages.update(list_parts(ctx, page, ctx.authors[key].name, "by", ctx.papers_by_author.get(key, [])))
+    return pages
+
+
+def _venue_pages(ctx: SiteContext, keys) -> dict[str, Html]:
+    pages = {}
+    for key in keys:
         page = VENUE.format(ctx.venues[key].slug)
         pages[page] = venue_page(ctx, key)
         pages.update(list_parts(ctx, page, ctx.venues[key].name, "at",
                                 ctx.papers_by_venue.get(key, []), by_year=True))
-    for tid in ctx.taxonomy.techniques:
+    return pages
+
+
+def _technique_pages(ctx: SiteContext, tids) -> dict[str, Html]:
+    pages = {}
+    for tid in tids:
         page = TECHNIQUE.format(tid)
         pages[page] = technique_page(ctx, tid)
         pages.update(list_parts(ctx, page, ctx.technique_name(tid), "tagged directly with",
@@ -222,4 +232,28 @@ def all_pages(ctx: SiteContext) -> dict[str, Html]:
     return pages
 
 
-__all__ = ["all_pages", "newest_first"]
+JOB_SIZE = 250
+"""Entities per job (``entity_jobs``): small enough that two processes finish
+together, large enough that handing out a job costs nothing."""
+
+
+def entity_jobs(ctx: SiteContext) -> list:
+    """The page of every paper, person with a page, venue and technique (with
+    their list parts), as jobs of ``JOB_SIZE`` entities for ``parallel.run_jobs``."""
+    kinds = [(_paper_pages, ctx.corpus.papers),
+             (_author_pages, [k for k in sorted(ctx.authors) if ctx.has_own_page(k)]),
+             (_venue_pages, sorted(ctx.venues)),
+             (_technique_pages, list(ctx.taxonomy.techniques))]
+    return [partial(make, ctx, items[start:start + JOB_SIZE])
+            for make, items in kinds for start in range(0, len(items), JOB_SIZE)]
+
+
+def all_pages(ctx: SiteContext) -> dict[str, Html]:
+    """Every entity page, in this process (``entity_jobs`` one after another)."""
+    pages = {}
+    for job in entity_jobs(ctx):
+        pages.update(job())
+    return pages
+
+
+__all__ = ["all_pages", "entity_jobs", "newest_first"]

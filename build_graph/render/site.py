@@ -11,9 +11,11 @@ Output is a pure function of the inputs, so two builds give identical pages.
 from __future__ import annotations
 
 import gzip
+from functools import partial
 
 from ..bibtex import bibtex_file
 from ..graph import export_json
+from ..parallel import run_jobs
 from ..pipeline import Atlas
 from .context import (AUTHOR_PAGE_MIN_PAPERS, BIBTEX_FILE, EXPORT_FILE, HOME_PAGE, PAPERS_INDEX, PAPERS_TABLE,
                       TECHNIQUES_INDEX, TRENDS_PAGE,
@@ -22,7 +24,7 @@ from .dashboard import trends_page
 from .explorer import render_explorer
 from .html import Html
 from .indexes import authors_index, home_page, papers_index, papers_table, techniques_index, venues_index
-from .pages import all_pages
+from .pages import entity_jobs
 from .quality import quality_page
 
 
@@ -36,20 +38,33 @@ def export_gzip(graph) -> bytes:
 
 
 def render_site(atlas: Atlas, notes: dict | None = None,
-                author_page_from: int = AUTHOR_PAGE_MIN_PAPERS) -> dict[str, Html | str | bytes]:
+                author_page_from: int = AUTHOR_PAGE_MIN_PAPERS,
+                parallel: bool | None = None) -> dict[str, Html | str | bytes]:
     """``notes``: ``{page src_uri: Note}`` from ``render.notes.load_notes``;
-    ``author_page_from``: papers that give a person a page of their own."""
+    ``author_page_from``: papers that give a person a page of their own;
+    ``parallel``: as ``parallel.run_jobs`` takes it (None: two cores when it is safe)."""
     ctx = SiteContext(atlas, notes, author_page_from)
-    pages: dict[str, Html | str] = dict(all_pages(ctx))
-    pages[PAPERS_INDEX] = papers_index(ctx)
-    pages[PAPERS_TABLE] = papers_table(ctx)
+    ctx.warm()                           # what every job reads, computed once before any fork
+    jobs = [
+        partial(_map_pages, ctx),        # the largest job first, so the two processes end together
+        partial(_whole_atlas_pages, ctx),
+        lambda: {EXPORT_FILE: export_gzip(atlas.graph), BIBTEX_FILE: bibtex_file(atlas)},
+        *entity_jobs(ctx),
+    ]
+    return dict(sorted(run_jobs(jobs, parallel).items()))
+
+
+def _map_pages(ctx: SiteContext) -> dict:
+    pages = render_explorer(ctx)
+    pages[HOME_PAGE] = home_page(ctx)    # with the explorer: its thumbnail draws the same map
+    return pages
+
+
+def _whole_atlas_pages(ctx: SiteContext) -> dict:
+    pages: dict[str, Html | str] = {PAPERS_INDEX: papers_index(ctx), PAPERS_TABLE: papers_table(ctx)}
     pages.update(authors_index(ctx))
     pages[VENUES_INDEX] = venues_index(ctx)
     pages[TECHNIQUES_INDEX] = techniques_index(ctx)
     pages.update(quality_page(ctx))
     pages[TRENDS_PAGE] = trends_page(ctx)
-    pages[EXPORT_FILE] = export_gzip(atlas.graph)
-    pages[BIBTEX_FILE] = bibtex_file(atlas)
-    pages.update(render_explorer(ctx))
-    pages[HOME_PAGE] = home_page(ctx)          # after the explorer: its thumbnail draws the same map
-    return dict(sorted(pages.items()))
+    return pages
