@@ -31,6 +31,7 @@ import json
 import math
 import re
 from collections import Counter
+from itertools import chain
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -176,6 +177,27 @@ class TextSpace:
         norm = math.sqrt(float(weights @ weights) + self.unknown_idf ** 2 * float(rest @ rest))
         return ids, (weights / norm if norm else weights)
 
+    def vectors(self, texts: list[list[str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``vector`` of many texts at once: (text index, vocabulary index, weight) of every known stem.
+
+        The same numbers as ``vector`` for each text: the norm of a text sums
+        its own terms in the same order.
+        """
+        codes_of = self._codes.__getitem__
+        counted = [Counter(map(codes_of, words)) for words in texts]
+        for c in counted:
+            c.pop(_STOP_CODE, None)
+        sizes = [len(c) for c in counted]
+        total = sum(sizes)
+        codes = np.fromiter(chain.from_iterable(counted), dtype=np.int64, count=total)
+        tf = 1.0 + np.log(np.fromiter(chain.from_iterable(map(dict.values, counted)), dtype=np.float64, count=total))
+        owner = np.repeat(np.arange(len(texts)), sizes)
+        known = codes >= 0
+        weight = tf * np.where(known, self.idf[np.where(known, codes, 0)], self.unknown_idf)
+        norm = np.sqrt(np.bincount(owner, weights=weight * weight, minlength=len(texts)))
+        weight = weight / np.where(norm > 0, norm, 1.0)[owner]
+        return owner[known], codes[known], weight[known]
+
     def dense(self, text: str) -> np.ndarray:
         """The text's vector over the whole vocabulary (training; the tagger uses ``vector``)."""
         ids, weights = self.vector(words_of(text))
@@ -251,7 +273,14 @@ class RankerModel:
 
 
 class Ranker:
-    """A trained model bound to one tagger's technique order; ``choose`` runs per paper."""
+    """A trained model bound to one tagger's technique order.
+
+    ``choose_many`` decides for a batch of papers at once (the build tags in
+    jobs of a few hundred texts), so numpy's fixed cost per call is paid per
+    batch, not per paper; ``choose`` is a batch of one and gives the same
+    answer, bit for bit (every sum runs over the same terms in the same
+    order whatever the batch).
+    """
 
     def __init__(self, model: RankerModel, tagger: Tagger):
         self.model = model
@@ -260,60 +289,92 @@ class Ranker:
         # A technique added to the taxonomy after training keeps the rules' verdict.
         self.known = [tid in model.techniques for tid in self.order]
         index = self.space.index
-        # Per rank: the words of its description vector and of its centroid (60 words), and a
-        # (words x 2) matrix of both vectors' weights, so each paper needs one gather per candidate.
-        self.vectors = []
+        # Per rank: the words of its description vector and of its centroid (60 words) and both
+        # vectors' weights, concatenated over the ranks (starts[rank] : starts[rank + 1]).
+        words_of_rank, both_of_rank = [], []
         for tid in self.order:
             described = dict(zip(*self.space.vector(words_of(technique_text(tagger.taxonomy, tid)))))
             centroid = {index[w]: v for w, v in model.techniques.get(tid, {}).get("centroid", {}).items()
                         if w in index}
             norm = math.sqrt(sum(v * v for v in centroid.values()))
-            words = np.array(sorted(set(described) | set(centroid)), dtype=np.int64)
-            both = np.array([[described.get(w, 0.0), centroid.get(w, 0.0) / norm if norm else 0.0]
-                             for w in words.tolist()], dtype=np.float64).reshape(len(words), 2)
-            self.vectors.append((words, both))
+            words = sorted(set(described) | set(centroid)) or [0]      # never empty (reduceat needs one term)
+            words_of_rank.append(words)
+            both_of_rank.append([(described.get(w, 0.0), centroid.get(w, 0.0) / norm if norm else 0.0)
+                                 for w in words])
+        self.lengths = np.array([len(w) for w in words_of_rank], dtype=np.int64)
+        self.starts = np.concatenate([[0], np.cumsum(self.lengths)])
+        self.words = np.array([w for ws in words_of_rank for w in ws], dtype=np.int64)
+        self.both = np.array([pair for pairs in both_of_rank for pair in pairs], dtype=np.float64).reshape(-1, 2)
         self.structure = Structure(tagger)
         self.weights = np.asarray(model.weights) / np.asarray(model.scale)
         self.bias = model.bias - float(np.asarray(model.mean) @ self.weights)
-        self._dense = np.zeros(len(model.vocabulary))
 
-    def probabilities(self, found: Found) -> tuple[list[int], np.ndarray]:
-        ranks, x = self.features(found)
-        return ranks, 1.0 / (1.0 + np.exp(-(x @ self.weights + self.bias)))
+    def cosines(self, founds: list[Found]) -> list[np.ndarray]:
+        """Per paper, a (candidates x 2) array: the cosine of the paper with each candidate's
+        description and centroid, candidates in rank order. All papers in a few numpy calls:
+        the papers' vectors scattered into one dense (papers x vocabulary) array, and every
+        (paper, candidate) pair's terms gathered and summed with ``np.add.reduceat``."""
+        if not founds:
+            return []
+        owner, ids, weights = self.space.vectors([f.words for f in founds])
+        dense = np.zeros((len(founds), len(self.space.vocabulary)))
+        dense[owner, ids] = weights
+        counts = [len(f.candidates) for f in founds]
+        pair_rank = np.fromiter(chain.from_iterable(sorted(f.candidates) for f in founds), dtype=np.int64,
+                                count=sum(counts))
+        pair_paper = np.repeat(np.arange(len(founds)), counts)
+        lengths = self.lengths[pair_rank]
+        ends = np.cumsum(lengths)
+        # The terms of every pair: positions starts[rank] .. starts[rank] + length - 1 in self.words.
+        term = np.arange(int(ends[-1])) - np.repeat(ends - lengths - self.starts[pair_rank], lengths)
+        products = dense[np.repeat(pair_paper, lengths), self.words[term]][:, None] * self.both[term]
+        sums = np.add.reduceat(products, ends - lengths, axis=0)
+        return np.split(sums, np.cumsum(counts)[:-1])
+
+    def features_many(self, founds: list[Found]) -> list[tuple[list[int], np.ndarray]]:
+        """Per paper (each with at least one candidate): its candidate ranks (sorted) and feature matrix."""
+        return [(ranks, candidate_features(found, ranks, self.structure, both[:, 0], both[:, 1]))
+                for found, both, ranks in zip(founds, self.cosines(founds),
+                                              (sorted(f.candidates) for f in founds))]
 
     def features(self, found: Found) -> tuple[list[int], np.ndarray]:
-        """The paper's candidate ranks (sorted) and their feature matrix.
+        return self.features_many([found])[0]
 
-        The technique vectors are sparse (a centroid keeps 60 words), so the
-        paper's vector is scattered into a dense row once and each cosine is
-        a gather over the technique's own few words.
-        """
-        ids, weights = self.space.vector(found.words)
-        dense = self._dense
-        dense[ids] = weights
-        ranks = sorted(found.candidates)
-        cosines = np.array([dense[words] @ both for words, both in map(self.vectors.__getitem__, ranks)])
-        dense[ids] = 0.0
-        similarity, centroid = cosines[:, 0], cosines[:, 1]
-        return ranks, candidate_features(found, ranks, self.structure, similarity, centroid)
+    def probabilities(self, found: Found) -> tuple[list[int], np.ndarray]:
+        return self.probabilities_many([found])[0]
+
+    def probabilities_many(self, founds: list[Found]) -> list[tuple[list[int], np.ndarray]]:
+        if not founds:
+            return []
+        rows = self.features_many(founds)
+        x = np.vstack([x for _, x in rows])
+        # Row by row (not a BLAS product, whose summation order may depend on the batch).
+        p = 1.0 / (1.0 + np.exp(-((x * self.weights).sum(axis=1) + self.bias)))
+        parts = np.split(p, np.cumsum([len(ranks) for ranks, _ in rows])[:-1])
+        return [(ranks, part) for (ranks, _), part in zip(rows, parts)]
 
     def choose(self, found: Found) -> dict[int, str]:
-        """rank -> strength of the candidates the model keeps; unknown techniques keep the rules' verdict."""
+        return self.choose_many([found])[0]
+
+    def choose_many(self, founds: list[Found]) -> list[dict[int, str]]:
+        """Per paper (each with at least one candidate): rank -> strength of the candidates the
+        model keeps; techniques it does not know keep the rules' verdict."""
         from .tagging import rule_verdicts
-        ranks, p = self.probabilities(found)
-        chosen = {}
-        known = self.known
-        rules = None
-        for rank, prob in zip(ranks, p.tolist()):
-            if known[rank]:
-                if prob >= self.model.threshold:
-                    chosen[rank] = "strong" if prob >= self.model.threshold_strong else "weak"
-            else:
-                if rules is None:
-                    rules = rule_verdicts(found)
-                if rank in rules:
-                    chosen[rank] = rules[rank]
-        return chosen
+        out = []
+        threshold, strong, known = self.model.threshold, self.model.threshold_strong, self.known
+        for found, (ranks, p) in zip(founds, self.probabilities_many(founds)):
+            chosen, rules = {}, None
+            for rank, prob in zip(ranks, p.tolist()):
+                if known[rank]:
+                    if prob >= threshold:
+                        chosen[rank] = "strong" if prob >= strong else "weak"
+                else:
+                    if rules is None:
+                        rules = rule_verdicts(found)
+                    if rank in rules:
+                        chosen[rank] = rules[rank]
+            out.append(chosen)
+        return out
 
 
 class Structure:

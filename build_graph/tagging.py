@@ -763,11 +763,18 @@ class Tagger:
         (one or two sentences that set the scene or describe parts) is
         ``weak``.
         """
-        found = self.candidates(title, abstract)
-        if not found.candidates:
-            return []
-        chosen = self.ranker.choose(found) if self.ranker is not None else rule_verdicts(found)
-        return found.tags(chosen, self.covered_by, self.order)
+        return self.tag_many([(title, abstract)])[0]
+
+    def tag_many(self, texts: list[tuple[str | None, str]]) -> list[list[TechniqueTag]]:
+        """``tag`` of many (title, abstract) pairs, the ranker deciding for all of them at once
+        (its numpy calls then cost per batch, not per paper); the same tags as ``tag`` one by one."""
+        founds = [self.candidates(title, abstract) for title, abstract in texts]
+        ranked = [f for f in founds if f.candidates]
+        if self.ranker is not None:
+            decisions = dict(zip(map(id, ranked), self.ranker.choose_many(ranked)))
+        else:
+            decisions = {id(f): rule_verdicts(f) for f in ranked}
+        return [f.tags(decisions[id(f)], self.covered_by, self.order) if f.candidates else [] for f in founds]
 
     def candidates(self, title: str | None, abstract: str) -> "Found":
         """Every technique the phrase rules match with its sense, with what the rules and the ranker need.

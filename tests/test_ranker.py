@@ -177,6 +177,19 @@ def test_same_inputs_same_tags(taxonomy, ranked):
             assert np.array_equal(ranked.ranker.probabilities(found)[1], other.ranker.probabilities(found)[1])
 
 
+def test_a_batch_gives_what_one_by_one_gives(taxonomy, ranked):
+    """The build tags in batches (jobs of texts); a paper's tags and probabilities must not depend on its batch."""
+    blind3 = load_blind_set(FIXTURES / "blind3_techniques.yaml", taxonomy)
+    texts = [(p.title, p.abstract) for p in blind3.papers] + [(None, ""), ("", "No technique here at all.")]
+    assert ranked.tag_many(texts) == [ranked.tag(title, abstract) for title, abstract in texts]
+    founds = [f for f in (ranked.candidates(t, a) for t, a in texts) if f.candidates]
+    batch = ranked.ranker.probabilities_many(founds)
+    for found, (ranks, p) in zip(founds, batch):
+        alone = ranked.ranker.probabilities(found)
+        assert ranks == alone[0] and np.array_equal(p, alone[1])
+    assert ranked.tag_many([]) == []
+
+
 # -- techniques the model does not know ------------------------------------------------------
 
 def test_a_technique_new_since_training_keeps_the_rules_verdict(taxonomy, ranked, rules, model):
