@@ -19,10 +19,10 @@ taxonomy after training) keep the rules' verdict.
 
 Speed: everything per technique (its description and centroid vectors,
 sparse, depth, relations) is built once per ``Ranker``; per paper, one count
-of its words in C (from the split the matcher already made), one gather per
-candidate from a dense row, and one product of a (candidates x features)
-matrix with the weights. It still costs about +37% of the tagger's time
-(docs/tagging.md, "Speed"), mostly numpy's fixed cost per call.
+of its words in C (from the split the matcher already made); the rest per
+batch of papers (``choose_many``: the build tags in jobs of texts), so
+numpy's fixed cost per call is paid per batch. About +17% of the tagging
+calls' time (docs/tagging.md, "Speed").
 """
 
 from __future__ import annotations
