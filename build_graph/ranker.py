@@ -22,7 +22,7 @@ sparse, depth, relations) is built once per ``Ranker``; per paper, one count
 of its words in C (from the split the matcher already made); the rest per
 batch of papers (``choose_many``: the build tags in jobs of texts), so
 numpy's fixed cost per call is paid per batch. About +17% of the tagging
-calls' time (docs/tagging.md, "Speed").
+calls' time warm, more in a cold build (docs/tagging.md, "Speed").
 """
 
 from __future__ import annotations
