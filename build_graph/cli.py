@@ -109,15 +109,16 @@ def cmd_diff(args) -> int:
 
 
 def cmd_evaluate(args) -> int:
-    from .devtools.blind_eval import check_sample, coverage, format_scores, load_blind_set, score
+    from .devtools.blind_eval import check_sample, coverage, describe_tagger, format_scores, load_blind_set, score
     from .curation import load_curation
     from .tagging import Tagger
     from .taxonomy import load_taxonomy
     taxonomy = load_taxonomy(Path(args.taxonomy) if args.taxonomy
                              else load_curation(_data_dir(args)).taxonomy_file)
-    tagger = Tagger(taxonomy)
+    tagger = Tagger(taxonomy, model=None) if args.rules_only else Tagger(taxonomy)
     blind = load_blind_set(Path(args.blind), taxonomy)
     scores = score(blind.papers, tagger, blind.vocabulary)
+    print(describe_tagger(tagger, Path(args.blind)))
     print(format_scores(scores, taxonomy, show_errors=args.errors))
     status = 0 if scores.meets_goals() else 1
     if args.corpus:
@@ -135,6 +136,11 @@ def cmd_evaluate(args) -> int:
             print(f"coverage, {label}: {covered}/{total} = {covered / max(total, 1):.1%} of papers have a tag")
         status = status or (1 if problems else 0)
     return status
+
+
+def cmd_train_tagger(args) -> int:
+    from .devtools.train_tagger import main as train_main
+    return train_main(args)
 
 
 def cmd_bench(args) -> int:
@@ -180,7 +186,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--taxonomy", help="taxonomy file (default: the data folder's taxonomy.yaml)")
     p.add_argument("--data", default=None, help="folder of curated data (default: the project's data/)")
     p.add_argument("--errors", type=int, default=0, metavar="N", help="also list N false positives and misses")
+    p.add_argument("--rules-only", action="store_true",
+                   help="score the phrase rules alone, without the trained ranker (to compare)")
     p.set_defaults(func=cmd_evaluate)
+    p = sub.add_parser("train-tagger", help="train the tagger's ranker on the labelled fixtures "
+                                            "(leave-one-fixture-out figures; docs/tagging.md)")
+    p.add_argument("--cv", action="store_true", help="only print the leave-one-fixture-out table")
+    p.add_argument("--check", action="store_true",
+                   help="retrain and fail if the model file differs (apart from its date and commit)")
+    p.add_argument("--out", help="model file to write (default: build_graph/data/tagger_model.json)")
+    p.add_argument("--taxonomy", help="taxonomy file (default: build_graph/data/taxonomy.yaml)")
+    p.add_argument("--fixtures", nargs="+", metavar="YAML",
+                   help="labelled fixtures, one fold each (default: the tuning sample and blind sets 1-3)")
+    p.set_defaults(func=cmd_train_tagger)
     p = sub.add_parser("bench", help="time and measure a full site build at N papers (see docs/performance.md)")
     p.add_argument("--papers", type=int, default=1000, help="papers to generate, or corpus entries to use (default: 1000)")
     p.add_argument("--corpus", help="JSON Lines corpus to use instead of synthetic listings")

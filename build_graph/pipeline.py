@@ -136,7 +136,8 @@ enough that two processes finish together."""
 
 
 def _tag_texts(tagger: Tagger, texts: list[tuple]) -> dict[tuple, tuple]:
-    return {(title, abstract): tuple(tagger.tag(title, abstract)) for title, abstract in texts}
+    # One batch: the tagger's ranker decides for all of a job's texts in a few numpy calls.
+    return {text: tuple(tags) for text, tags in zip(texts, tagger.tag_many(texts))}
 
 
 def tag_papers(corpus: Corpus, tagger: Tagger, taxonomy: Taxonomy | None = None,

@@ -22,6 +22,13 @@ Matching rules (the taxonomy's contract with contributors; docs/tagging.md):
 * a tag is ``strong`` when the technique is named in the title, in three or
   more sentences, or in a sentence stating the contribution; else ``weak``.
 
+Those last two are the phrase rules' verdict. By default a trained ranker
+(``build_graph/ranker.py``) decides instead: ``candidates`` collects every
+match with its sense together with what the rules look at (incidental,
+sentences, contribution, title), the ranker turns that and the paper's words
+into a probability per technique, and strength follows the probability.
+Techniques the ranker was not trained on keep the rules' verdict.
+
 Speed: patterns are indexed by the word they start with and, per index word,
 joined into one union regex that fails fast; a paper's words are looked up in
 the index with C-level ``map``/``compress``, so Python only touches words that
@@ -213,6 +220,8 @@ class _Sentences:
         self.spans = sentence_spans(text) or [(0, len(text))]
         self.starts = [a for a, _ in self.spans]
         self._own: dict[int, bool] = {}     # sentence index -> states the paper's contribution
+        self._clean: dict[int, str] = {}
+        self._cues: dict[int, tuple[bool, bool]] = {}
 
     def index(self, pos: int) -> int:
         return max(bisect.bisect_right(self.starts, pos) - 1, 0)
@@ -221,8 +230,20 @@ class _Sentences:
         return self.clean(self.index(pos))
 
     def clean(self, i: int) -> str:
-        a, b = self.spans[i]
-        return " ".join(self.text[a:b].split())
+        """Sentence ``i`` with its whitespace tidied; cached (counting mentions and cutting evidence both ask)."""
+        clean = self._clean.get(i)
+        if clean is None:
+            a, b = self.spans[i]
+            clean = self._clean[i] = " ".join(self.text[a:b].split())
+        return clean
+
+    def cues(self, i: int) -> tuple[bool, bool]:
+        """``_sentence_cues`` of sentence ``i``; cached (several techniques may be named only there)."""
+        cues = self._cues.get(i)
+        if cues is None:
+            a, b = self.spans[i]
+            cues = self._cues[i] = _sentence_cues(self.text[a:b], own=self.states_contribution(i))
+        return cues
 
     def states_contribution(self, i: int) -> bool:
         """Whether sentence ``i`` states the paper's own contribution ("we propose ..."); cached per sentence."""
@@ -345,27 +366,42 @@ _SCENE_OPENERS = frozenset("rise growth advent emergence proliferation popularit
 _OWN_VERBS = frozenset("propose present introduce design develop build".split())
 
 
+def _positions(words: list[str], word: str) -> list[int]:
+    """Indices of ``word`` in ``words``, found with C-level ``list.index`` (most sentences have none)."""
+    out, i = [], -1
+    try:
+        while True:
+            i = words.index(word, i + 1)
+            out.append(i)
+    except ValueError:
+        return out
+
+
 def _states_contribution(words: list[str]) -> bool:
     """Whether a sentence's (lower-case) words say "we propose/present/...", or "this paper/work"."""
     n = len(words)
-    return any(words[i] == "we" and (words[i + 1] in _OWN_VERBS or i + 2 < n and words[i + 2] in _OWN_VERBS)
-               for i in range(n - 1)) or any(words[i] == "this" and words[i + 1] in ("paper", "work")
-                                             for i in range(n - 1))
+    return any(i + 1 < n and (words[i + 1] in _OWN_VERBS or i + 2 < n and words[i + 2] in _OWN_VERBS)
+               for i in _positions(words, "we")) \
+        or any(i + 1 < n and words[i + 1] in ("paper", "work") for i in _positions(words, "this"))
 
 
-def _sentence_cues(sentence: str) -> tuple[bool, bool]:
-    """(states the paper's own contribution, reports results or background)."""
+def _sentence_cues(sentence: str, own: bool | None = None) -> tuple[bool, bool]:
+    """(states the paper's own contribution, reports results or background).
+
+    ``own``: the first, when already known. Each scan first asks, in C,
+    whether its trigger word occurs at all.
+    """
     words = _LOWER_WORDS.findall(sentence.lower())
-    n = len(words)
-    if _states_contribution(words):
+    if own if own is not None else _states_contribution(words):
         return True, False
     pairs = set(zip(words, words[1:]))
     other = bool(
         _NUMBER_RESULT.search(sentence) or _RESULT_WORDS.intersection(words) or _RESULT_PAIRS & pairs
-        or any(w.startswith("challeng") for w in words)
-        or any(words[i] in _EARLIER and _EARLIER_NOUNS.intersection(words[i + 1:i + 4]) for i in range(n))
-        or any(a in ("has", "have") and b == "been" and _STUDIED.intersection(words[i + 2:i + 4])
-               for i, (a, b) in enumerate(zip(words, words[1:])))
+        or " challeng" in " " + " ".join(words)
+        or _EARLIER.intersection(words) and any(_EARLIER_NOUNS.intersection(words[i + 1:i + 4])
+                                                for w in _EARLIER.intersection(words) for i in _positions(words, w))
+        or "been" in words and any(words[i - 1] in ("has", "have") and _STUDIED.intersection(words[i + 1:i + 3])
+                                   for i in _positions(words, "been") if i >= 1)
         or ("long", "line") in pairs
         or words[:1] == ["as"] or words[:2] in (["for", "example"], ["for", "instance"])
         or words[:2] == ["with", "the"] and words[2:3] and words[2] in _SCENE_OPENERS
@@ -373,7 +409,7 @@ def _sentence_cues(sentence: str) -> tuple[bool, bool]:
     return False, other
 
 
-def incidental(sentence: str, offset: int) -> bool:
+def incidental(sentence: str, offset: int, cues: tuple[bool, bool] | None = None) -> bool:
     """Whether a mention at ``offset`` in ``sentence`` is incidental.
 
     It is when the sentence reports results, the implementation or earlier
@@ -381,7 +417,7 @@ def incidental(sentence: str, offset: int) -> bool:
     or when the mention sits in an "(e.g., ...)" aside or is one item of a
     list of examples ("such as GPUs, TPUs, FPGAs, and ASICs").
     """
-    own, other = _sentence_cues(sentence)
+    own, other = cues if cues is not None else _sentence_cues(sentence)
     if own:
         return False
     if other:
@@ -470,7 +506,124 @@ def _shouting(text: str) -> bool:
 STRONG_SENTENCES = 3
 
 
+# Candidates and the rules' verdict ------------------------------------------
+
+class Candidate:
+    """What the phrase rules found for one technique in one paper.
+
+    ``title`` / ``abstract``: the first match with its sense there, or None
+    (the evidence sentence is cut only for the tags kept: ``Found.tags``);
+    ``named_in``: how many different abstract sentences name it (an acronym
+    it defines counts), ``named`` their indices; ``contribution``: one of
+    them states the paper's contribution; ``incidental``: named in one
+    sentence only, and the incidental rule fired on it. The rules' verdict
+    (``rule_verdicts``) and the ranker's features (``build_graph/ranker.py``)
+    are both read from here.
+    """
+
+    __slots__ = ("rank", "require_strong", "title", "abstract", "named_in", "named", "contribution", "incidental")
+
+    def __init__(self, rank: int, require_strong: bool = False):
+        self.rank = rank
+        self.require_strong = require_strong
+        self.title: Hit | None = None
+        self.abstract: Hit | None = None
+        self.named_in = 0
+        self.named: set[int] = set()
+        self.contribution = False
+        self.incidental = False
+
+    def rule_strength(self) -> str | None:
+        """The phrase rules' verdict on this technique alone: "strong", "weak", "held" or None (not tagged)."""
+        if self.title is not None:
+            return "strong"
+        if self.named_in == 1 and self.incidental:
+            return None
+        if self.named_in == 1 and self.require_strong:
+            return "held"
+        return "strong" if self.named_in >= STRONG_SENTENCES or self.contribution else "weak"
+
+
+class Found:
+    """A paper's candidates by technique rank, its text, and its title's and abstract's sentences.
+
+    ``sentences`` (the abstract's) is None when no technique matched in the
+    abstract (the split is only made where it is needed); ``sentence_count``
+    makes it then.
+    """
+
+    __slots__ = ("title", "abstract", "candidates", "sentences", "title_sentences", "words")
+
+    def __init__(self, title: str, abstract: str):
+        self.title = title
+        self.abstract = abstract
+        self.candidates: dict[int, Candidate] = {}
+        self.sentences: _Sentences | None = None
+        self.title_sentences: _Sentences | None = None
+        # The words of the title (twice) and the abstract, as matching split them: the ranker's text.
+        self.words: list[str] = []
+
+    def sentence_count(self) -> int:
+        if self.sentences is None:
+            return len(sentence_spans(self.abstract)) if self.abstract.strip() else 0
+        return len(self.sentences.spans)
+
+    def evidence(self, candidate: Candidate) -> tuple[str, str, str]:
+        """(field, sentence, matched text) of a candidate's first match, title first.
+
+        Cut from the original text, not the normalised copy: "Mixture-Of-Experts" keeps its capitals.
+        """
+        if candidate.title is not None:
+            field, hit, sentences = "title", candidate.title, self.title_sentences
+        else:
+            field, hit, sentences = "abstract", candidate.abstract, self.sentences
+        return field, sentences.at(hit.start), sentences.text[hit.start:hit.end]
+
+    def tags(self, chosen: dict[int, str], covered_by: dict[int, frozenset[int]],
+             order: list[str]) -> list[TechniqueTag]:
+        """Tags of the ``chosen`` ranks (rank -> strength) in taxonomy order, evidence from the title first.
+
+        A technique is left out when a more specific technique that covers
+        it (``covered_by``) is chosen too.
+        """
+        out = []
+        for rank, strength in sorted(chosen.items()):
+            if rank in covered_by and covered_by[rank].intersection(chosen):
+                continue
+            field, evidence, matched = self.evidence(self.candidates[rank])
+            out.append(TechniqueTag(technique=order[rank], evidence=evidence, field=field, matched=matched,
+                                    strength=strength))
+        return out
+
+
+def rule_verdicts(found: Found) -> dict[int, str]:
+    """The phrase rules' tags (rank -> strength).
+
+    ``require_strong`` techniques named in a single abstract sentence are
+    held back; they are tagged (weak) only when the paper would otherwise
+    have no technique at all, which is better than nothing.
+    """
+    chosen, held = {}, {}
+    for rank, candidate in found.candidates.items():
+        strength = candidate.rule_strength()
+        if strength == "held":
+            held[rank] = "weak"
+        elif strength is not None:
+            chosen[rank] = strength
+    return chosen or held
+
+
 # The tagger -----------------------------------------------------------------
+
+class _PackagedModel:
+    """``Tagger(model=PACKAGED_MODEL)``, the default: the ranker trained by ``train-tagger``
+    (``build_graph/data/tagger_model.json``); ``model=None``: the phrase rules alone."""
+
+    def __repr__(self) -> str:
+        return "PACKAGED_MODEL"
+
+
+PACKAGED_MODEL = _PackagedModel()
 
 Entry = tuple[int, re.Pattern]          # (technique rank, compiled alias or acronym)
 Group = tuple[re.Pattern, list[Entry]]   # all entries under one index key, plus their union
@@ -498,9 +651,13 @@ def _groups(index: dict[str, list[Entry]]) -> dict[str, Group]:
 
 
 class Tagger:
-    """Compiled taxonomy patterns; build once, call ``tag`` per paper."""
+    """Compiled taxonomy patterns and the ranker bound to them; build once, call ``tag`` per paper.
 
-    def __init__(self, taxonomy: Taxonomy, skip_incidental: bool = True):
+    ``model``: the packaged ranker (default), a ``RankerModel``, or None for
+    the phrase rules alone.
+    """
+
+    def __init__(self, taxonomy: Taxonomy, skip_incidental: bool = True, model=PACKAGED_MODEL):
         self.taxonomy = taxonomy
         self.skip_incidental = skip_incidental
         self.order: list[str] = [t.id for t in taxonomy.techniques.values() if not t.is_area]
@@ -532,9 +689,13 @@ class Tagger:
         # Alias keys are words of the normalised text, acronym keys words of the original.
         self._alias_index = _groups(aliases)
         self._acronym_index = _groups(acronyms)
+        # The ranker (build_graph/ranker.py) decides among the candidates; None: the phrase rules do.
+        # Imported here: the ranker needs this module's Found and Candidate.
+        from .ranker import Ranker, load_ranker
+        self.ranker = load_ranker(self) if model is PACKAGED_MODEL else None if model is None else Ranker(model, self)
 
-    def _candidates(self, text: str, normalised: str,
-                    acronyms: bool) -> list[tuple[int, Group | None, Group | None]]:
+    def _candidates(self, text: str, normalised: str, acronyms: bool,
+                    words: list[str] | None = None) -> list[tuple[int, Group | None, Group | None]]:
         """(position, alias group, acronym group) for every word that some pattern starts with, in order.
 
         Splitting, offset sums and key look-ups all run in C (``map``/``compress``);
@@ -543,6 +704,8 @@ class Tagger:
         """
         parts = _SPLIT_WORDS.split(normalised)         # [gap, word, gap, word, ..., gap]
         lowered = parts[1::2]
+        if words is not None:
+            words += lowered
         aliases, acronyms_ = self._alias_index, self._acronym_index
         hits = set(compress(range(len(lowered)), map(aliases.__contains__, lowered)))
         if acronyms:
@@ -554,17 +717,19 @@ class Tagger:
         return [(ends[2 * i], aliases.get(lowered[i]), acronyms_.get(words[i]) if acronyms else None)
                 for i in sorted(hits)]
 
-    def _matches(self, text: str, skip: dict, acronyms: bool) -> dict[int, list[Hit]]:
+    def _matches(self, text: str, skip: dict, acronyms: bool, words: list[str] | None = None,
+                 normalised: str | None = None) -> dict[int, list[Hit]]:
         """Every counting match of each technique not in ``skip``, in text order.
 
         A match inside a longer match of another technique does not count.
-        Aliases are matched on ``normalise(text)``, acronyms on ``text``; the
-        positions are the same in both.
+        Aliases are matched on ``normalise(text)`` (pass it as ``normalised``
+        when already made), acronyms on ``text``; the positions are the same
+        in both. ``words``: a list to extend with the text's words.
         """
-        normalised = normalise(text)
+        normalised = normalise(text) if normalised is None else normalised
         out: dict[int, list[Hit]] = {}
         reach: dict[int, tuple[int, int]] = {}   # technique -> (end, -start) of its furthest match so far
-        for start, alias_group, acronym_group in self._candidates(text, normalised, acronyms):
+        for start, alias_group, acronym_group in self._candidates(text, normalised, acronyms, words):
             hits = []
             if alias_group and alias_group[0].match(normalised, start):
                 hits += [(rank, Hit(start, m.end(), False)) for rank, pattern in alias_group[1]
@@ -589,56 +754,84 @@ class Tagger:
     def tag(self, title: str | None, abstract: str) -> list[TechniqueTag]:
         """One tag per technique, title evidence first, in taxonomy order.
 
-        Strength: a technique named in the title, in ``STRONG_SENTENCES`` or
-        more different sentences of the abstract, or in a sentence that states
-        the paper's contribution is ``strong``; one named only in passing (one
-        or two sentences that set the scene or describe parts) is ``weak``.
+        With a ranker (``build_graph/ranker.py``), the ranker decides which
+        candidates are tagged and how strongly; without one, or for a
+        technique the ranker was not trained on, the phrase rules do:
+        a technique named in the title, in ``STRONG_SENTENCES`` or more
+        different sentences of the abstract, or in a sentence that states
+        the paper's contribution is ``strong``; one named only in passing
+        (one or two sentences that set the scene or describe parts) is
+        ``weak``.
         """
-        found: dict[int, tuple[str, str, str, str]] = {}
-        held_back: dict[int, tuple[str, str, str, str]] = {}   # single mentions of require_strong techniques
+        return self.tag_many([(title, abstract)])[0]
+
+    def tag_many(self, texts: list[tuple[str | None, str]]) -> list[list[TechniqueTag]]:
+        """``tag`` of many (title, abstract) pairs, the ranker deciding for all of them at once
+        (its numpy calls then cost per batch, not per paper); the same tags as ``tag`` one by one."""
+        founds = [self.candidates(title, abstract) for title, abstract in texts]
+        ranked = [f for f in founds if f.candidates]
+        if self.ranker is not None:
+            decisions = dict(zip(map(id, ranked), self.ranker.choose_many(ranked)))
+        else:
+            decisions = {id(f): rule_verdicts(f) for f in ranked}
+        return [f.tags(decisions[id(f)], self.covered_by, self.order) if f.candidates else [] for f in founds]
+
+    def candidates(self, title: str | None, abstract: str) -> "Found":
+        """Every technique the phrase rules match with its sense, with what the rules and the ranker need.
+
+        Unlike the rules' verdict this keeps the single mentions the
+        incidental and ``require_strong`` rules drop, and counts abstract
+        sentences for techniques the title already names; a match without
+        its sense (context words, exclusions) is never a candidate: those
+        rules are the taxonomy's word on what a phrase means.
+        """
         abstract = abstract or ""
-        for field, text in (("title", title or ""), ("abstract", abstract)):
+        title_text = title or ""
+        found = Found(title_text, abstract)
+        for field, text in (("title", title_text), ("abstract", abstract)):
             if not text.strip():
                 continue
-            matches = self._matches(text, found, acronyms=not (field == "title" and _shouting(text)))
+            start = len(found.words)
+            normalised = normalise(text)
+            matches = self._matches(text, {}, acronyms=not (field == "title" and _shouting(text)),
+                                    words=found.words, normalised=normalised)
+            if field == "title":
+                found.words += found.words[start:]       # the title counts twice
             if not matches:
                 continue
             sentences = _Sentences(text)
+            if field == "abstract":
+                found.sentences = sentences
+            else:
+                found.title_sentences = sentences
             sensed = None
             for rank, hits in matches.items():
                 hits = _drop_redefined_acronyms(text, hits)
                 sense = self.senses.get(rank)
                 if sense and hits:
                     if sensed is None:
-                        normalised = normalise(text)
                         elsewhere = set(_WORD.findall(normalise(abstract))) if field == "title" else frozenset()
-                        sensed = (normalised, _Words(normalised), elsewhere)
-                    hits = [h for h in hits if sense.accepts(text, sensed[0], sensed[1], h.start, h.end, sensed[2])]
+                        sensed = (_Words(normalised), elsewhere)
+                    hits = [h for h in hits if sense.accepts(text, normalised, sensed[0], h.start, h.end, sensed[1])]
                 if not hits:
                     continue
-                first = hits[0]
-                strength = "strong"
-                if field == "abstract":
-                    named_in, named = self._mentions(sentences, hits)
-                    if named_in == 1 and self.skip_incidental and self._incidental(sentences, hits):
-                        continue
-                    if named_in == 1 and rank in self.require_strong:
-                        held_back[rank] = ("abstract", sentences.at(first.start), text[first.start:first.end], "weak")
-                        continue
-                    salient = named_in >= STRONG_SENTENCES or any(map(sentences.states_contribution, named))
-                    strength = "strong" if salient else "weak"
-                # Cut from the original text, not the normalised copy: "Mixture-Of-Experts" keeps its capitals.
-                found[rank] = (field, sentences.at(first.start), text[first.start:first.end], strength)
-        if not found:
-            # require_strong never leaves a paper with no technique at all: then
-            # the single mentions it held back are better than nothing (and weak).
-            found = held_back
-        return [
-            TechniqueTag(technique=self.order[rank], evidence=evidence, field=field, matched=matched,
-                         strength=strength)
-            for rank, (field, evidence, matched, strength) in sorted(found.items())
-            if not (rank in self.covered_by and self.covered_by[rank].intersection(found))
-        ]
+                candidate = found.candidates.get(rank)
+                if candidate is None:
+                    candidate = found.candidates[rank] = Candidate(rank, rank in self.require_strong)
+                if field == "title":
+                    candidate.title = hits[0]
+                    continue
+                named_in, named = self._mentions(sentences, hits)
+                candidate.abstract = hits[0]
+                candidate.named_in = named_in
+                candidate.named = named
+                candidate.contribution = any(map(sentences.states_contribution, named))
+                if named_in == 1:
+                    candidate.incidental = self._incidental(sentences, hits)
+        if not self.skip_incidental:
+            for candidate in found.candidates.values():
+                candidate.incidental = False
+        return found
 
     @staticmethod
     def _mentions(sentences: _Sentences, hits: list[Hit]) -> tuple[int, set[int]]:
@@ -650,8 +843,9 @@ class Tagger:
     @staticmethod
     def _incidental(sentences: _Sentences, hits: list[Hit]) -> bool:
         """Whether the (single-sentence) mention is incidental."""
-        a, b = sentences.spans[sentences.index(hits[0].start)]
-        return incidental(sentences.text[a:b], hits[0].start - a)
+        i = sentences.index(hits[0].start)
+        a, b = sentences.spans[i]
+        return incidental(sentences.text[a:b], hits[0].start - a, sentences.cues(i))
 
     def matched_spans(self, text: str) -> list[tuple[int, int]]:
         """Character spans of every alias or acronym match in ``text``, before any filtering."""

@@ -13,6 +13,7 @@ from build_graph.devtools.blind_eval import (GOAL_PRECISION, GOAL_RECALL, BlindP
 from build_graph.cli import main as cli_main
 from build_graph.curation import REFERENCE_DIR
 from build_graph.errors import CurationError
+from build_graph.ranker import RankerModel
 from build_graph.tagging import Tagger
 from build_graph.taxonomy import load_taxonomy
 
@@ -26,12 +27,13 @@ CORPUS = Path(os.environ["ATLAS_CORPUS"]) if os.environ.get("ATLAS_CORPUS") else
 BLIND2 = FIXTURES / "blind2_techniques.yaml"
 BLIND3 = FIXTURES / "blind3_techniques.yaml"
 
-# Today's figures (docs/tagging.md), as floors: a change to the taxonomy or the
-# tagger that lowers them fails here. (fixture, precision, recall, precision of
-# strong tags). The third blind set is the one to report (round 3 scored it
-# once, at the end); the first and second were read after rounds 1 and 2 and
-# have been tuning data since, like the tuning sample. All are below the goals
-# of issue 15 (precision 0.9, recall 0.8); see test_goals_of_issue_15.
+# The phrase rules' figures after round 3 (docs/tagging.md), as floors: a change
+# to the taxonomy or the rules that lowers them fails here. (fixture, precision,
+# recall, precision of strong tags). They gate the rules alone (``model=None``):
+# the ranker of round 4 was trained on all four fixtures, so its figures on them
+# are optimistic and gate nothing; its honest figures are the leave-one-fixture-
+# out ones stored in the model file (test_ranker.py gates those). All are below
+# the goals of issue 15 (precision 0.9, recall 0.8); see test_goals_of_issue_15.
 FLOORS = [
     (BLIND3, 0.67, 0.69, 0.81),
     (BLIND2, 0.68, 0.75, 0.84),
@@ -52,7 +54,7 @@ def blind(taxonomy):
 
 @pytest.fixture(scope="module")
 def tagger(taxonomy):
-    return Tagger(taxonomy)
+    return Tagger(taxonomy, model=None)
 
 
 @pytest.fixture(scope="module")
@@ -114,14 +116,17 @@ def test_figures_do_not_regress(taxonomy, tagger, fixture, precision, recall, st
 
 @pytest.mark.xfail(strict=True, reason="issue 15's goals are not met yet (docs/tagging.md); "
                                        "when this passes, raise the floors and drop the mark")
-def test_goals_of_issue_15(blind_scores):
-    assert blind_scores.overall.precision >= GOAL_PRECISION
-    assert blind_scores.overall.recall >= GOAL_RECALL
+def test_goals_of_issue_15():
+    """On papers the tagger never learnt from: the ranker's leave-one-fixture-out figures (mean of the folds)."""
+    folds = RankerModel.load().provenance["cross_validation"].values()
+    assert sum(f["model"]["precision"] for f in folds) / len(folds) >= GOAL_PRECISION
+    assert sum(f["model"]["recall"] for f in folds) / len(folds) >= GOAL_RECALL
 
 
 def test_evaluate_command_prints_the_figures(capsys, blind_scores):
-    status = cli_main(["evaluate"])                         # the default fixture is the third blind set
+    status = cli_main(["evaluate", "--rules-only"])          # the default fixture is the third blind set
     out = capsys.readouterr().out
+    assert "tagger: phrase rules only" in out
     o = blind_scores.overall
     assert f"overall  precision {o.precision:.3f} ({o.tp}/{o.tp + o.fp})" in out
     assert f"recall {o.recall:.3f} ({o.tp}/{o.tp + o.fn})" in out

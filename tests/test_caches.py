@@ -40,7 +40,7 @@ def counted(monkeypatch):
     Counted in this process, so the jobs stay here (``parallel.py`` would tag
     half the texts in a forked child, whose counts this process never sees)."""
     calls = {"parse": [], "compile": 0, "tag": 0}
-    real_parse, real_init, real_tag = pipeline.parse_text, Tagger.__init__, Tagger.tag
+    real_parse, real_init, real_tag = pipeline.parse_text, Tagger.__init__, Tagger.tag_many
 
     def parse(text, name):
         calls["parse"].append(name)
@@ -50,14 +50,14 @@ def counted(monkeypatch):
         calls["compile"] += 1
         real_init(self, *args, **kwargs)
 
-    def tag(self, *args, **kwargs):
-        calls["tag"] += 1
-        return real_tag(self, *args, **kwargs)
+    def tag(self, texts):                       # the pipeline tags a job's texts in one batch
+        calls["tag"] += len(texts)
+        return real_tag(self, texts)
 
     monkeypatch.setattr(parallel, "can_fork", lambda: False)
     monkeypatch.setattr(pipeline, "parse_text", parse)
     monkeypatch.setattr(Tagger, "__init__", init)
-    monkeypatch.setattr(Tagger, "tag", tag)
+    monkeypatch.setattr(Tagger, "tag_many", tag)
     return calls
 
 

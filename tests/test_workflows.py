@@ -184,7 +184,7 @@ def test_every_build_graph_command_exists_and_parses(where, command, monkeypatch
         status = cli.main(argv)
     except SystemExit as exit:                                      # argparse rejected it
         pytest.fail(f"{where}: {command!r} is not a valid command line (exit {exit.code})")
-    assert status == 0 and called == [f"cmd_{argv[0]}"], (where, command)
+    assert status == 0 and called == [f"cmd_{argv[0].replace('-', '_')}"], (where, command)
 
 
 class _ConfigLoader(yaml.SafeLoader):

@@ -255,6 +255,20 @@ def format_scores(scores: Scores, taxonomy: Taxonomy, show_errors: int = 0) -> s
     return "\n".join(lines)
 
 
+def describe_tagger(tagger: Tagger, fixture: Path) -> str:
+    """One line on what decides the tags, with a warning when the fixture is the ranker's own training data."""
+    if tagger.ranker is None:
+        return "tagger: phrase rules only (no ranker)"
+    provenance = tagger.ranker.model.provenance
+    line = (f"tagger: phrase rules + ranker (threshold {tagger.ranker.model.threshold:.2f}, strong at "
+            f"{tagger.ranker.model.threshold_strong:.2f}; trained {provenance.get('trained', '?')} "
+            f"at {provenance.get('commit', '?')})")
+    if Path(fixture).name in provenance.get("fixtures", {}):
+        line += ("\nnote: the ranker was trained on this fixture, so these figures are optimistic; the honest "
+                 "ones are its leave-one-fixture-out figures (python -m build_graph train-tagger --cv)")
+    return line
+
+
 def coverage(records: list[dict], tagger: Tagger) -> tuple[int, int]:
     """(papers with at least one tag, papers)."""
     return sum(1 for r in records if tagger.tag(r.get("title"), r.get("abstract") or "")), len(records)
