@@ -54,7 +54,7 @@ from .render.html import Html
 from .parallel import Background, can_fork
 from .shared_parts import SharedParts
 from .search import HAND_WRITTEN_WEIGHT, SearchIndexer, hand_written_document
-from .site_build import SiteBuilder
+from .site_build import SiteBuilder, freeze_heap, thaw_heap
 
 log = logging.getLogger("mkdocs.plugins.mlsys-atlas")
 
@@ -185,6 +185,7 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
                                            notes if notes.is_dir() else None, self.config.author_page_from)
         except AtlasError as err:
             raise PluginError(f"MLSys Atlas: {err.format()}") from None
+        freeze_heap()                  # until on_post_build: MkDocs's page writing leaves the atlas unscanned
         root = Path(config.config_file_path).resolve().parent
         docs_prefix = _inside(Path(config.docs_dir), root)
         for file in files:
@@ -288,6 +289,12 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
 
     @event_priority(-100)          # after Material's search plugin has written its (empty) index
     def on_post_build(self, *, config):
+        try:
+            self._finish_build(config)
+        finally:
+            thaw_heap()
+
+    def _finish_build(self, config) -> None:
         sprite = Path(config.site_dir, SPRITE)
         sprite.parent.mkdir(parents=True, exist_ok=True)
         sprite.write_text(self.icons.sprite(), encoding="utf-8")
@@ -312,6 +319,7 @@ class AtlasPlugin(BasePlugin[AtlasConfig]):
             writer.wait()
 
     def on_build_error(self, *, error):
+        thaw_heap()
         writer, self.data_writer = self.data_writer, None
         if writer is not None:
             writer.cancel()

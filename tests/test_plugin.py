@@ -86,6 +86,42 @@ def test_minimal_site_makes_no_request_to_another_host(external):
         assert not outside.search(page.read_text("utf-8")), page
 
 
+@pytest.mark.parametrize("fails", [False, True], ids=["built", "failed"])
+def test_a_build_leaves_nothing_frozen_for_the_garbage_collector(tmp_path, monkeypatch, fails):
+    """The plugin freezes the atlas while MkDocs writes the pages, and thaws
+    it when the build ends, however it ends: the process goes on (``mkdocs
+    serve``), and a frozen heap is never collected."""
+    import gc
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    from build_graph import plugin as plugin_module
+
+    site = minimal_site(tmp_path / "site")
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    monkeypatch.chdir(site)
+    frozen_when_thawed = []
+
+    def thaw():
+        frozen_when_thawed.append(gc.get_freeze_count())
+        gc.unfreeze()
+
+    monkeypatch.setattr(plugin_module, "thaw_heap", thaw)
+    if fails:                   # a page that cannot be written, half-way through the pages
+        def broken(html):
+            raise RuntimeError("a page could not be written")
+        monkeypatch.setattr(plugin_module, "compact_html", broken)
+    config = load_config(str(site / "mkdocs.yml"), site_dir=str(tmp_path / "out"))
+    if fails:
+        with pytest.raises(RuntimeError, match="could not be written"):
+            build(config)
+    else:
+        build(config)
+    assert frozen_when_thawed and frozen_when_thawed[0] > 0     # frozen while the pages were written ...
+    assert gc.get_freeze_count() == 0                           # ... and not any more
+
+
 def test_web_fonts_stay_when_a_site_asks_for_them(tmp_path):
     from mkdocs.config import load_config
 

@@ -169,15 +169,31 @@ class Fitted:
 
 
 def heaviest(sums: np.ndarray, words: int) -> np.ndarray:
-    """Rows of ``sums`` cut to their ``words`` largest entries, then made unit length."""
+    """Rows of ``sums`` cut to their ``words`` largest entries, then made unit length.
+
+    Ties at the cut are common (words seen in the same papers weigh the
+    same), so the order is total: weight rounded to 12 significant digits
+    (BLAS builds differ in the last bits of a sum), then vocabulary order.
+    ``np.argpartition`` breaks ties as its numpy version happens to, and the
+    model file then depended on which numpy trained it.
+    """
     out = np.zeros_like(sums)
     if sums.shape[1] > words:
-        top = np.argpartition(-sums, words - 1, axis=1)[:, :words]
+        key = -_significant(sums, 12)
+        top = np.argsort(key, axis=1, kind="stable")[:, :words]
         rows = np.arange(len(sums))[:, None]
         out[rows, top] = sums[rows, top]
     else:
         out[:] = sums
     return unit_rows(np.maximum(out, 0.0))
+
+
+def _significant(values: np.ndarray, digits: int) -> np.ndarray:
+    """``values`` rounded to ``digits`` significant digits (zeros stay zero)."""
+    scale = np.zeros_like(values)
+    nonzero = values != 0
+    scale[nonzero] = 10.0 ** (digits - 1 - np.floor(np.log10(np.abs(values[nonzero]))))
+    return np.where(nonzero, np.round(values * scale) / np.where(nonzero, scale, 1.0), 0.0)
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float, steps: int = NEWTON_STEPS) -> tuple[np.ndarray, float]:
