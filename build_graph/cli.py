@@ -135,6 +135,11 @@ def cmd_evaluate(args) -> int:
             covered, total = coverage(part, tagger)
             print(f"coverage, {label}: {covered}/{total} = {covered / max(total, 1):.1%} of papers have a tag")
         status = status or (1 if problems else 0)
+    if args.second:
+        from .devtools.label_agreement import agreement, format_agreement, load_second_labels
+        second = load_second_labels(Path(args.second), taxonomy)
+        print()
+        print(format_agreement(agreement(second, tagger), second))
     return status
 
 
@@ -188,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--errors", type=int, default=0, metavar="N", help="also list N false positives and misses")
     p.add_argument("--rules-only", action="store_true",
                    help="score the phrase rules alone, without the trained ranker (to compare)")
+    p.add_argument("--second", metavar="FILE",
+                   help="a second labeller's labels of a sample of a blind set: how far the two agree, "
+                        "and the tagger against each")
     p.set_defaults(func=cmd_evaluate)
     p = sub.add_parser("train-tagger", help="train the tagger's ranker on the labelled fixtures "
                                             "(leave-one-fixture-out figures; docs/tagging.md)")
