@@ -200,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("train-tagger", help="train the tagger's ranker on the labelled fixtures "
                                             "(leave-one-fixture-out figures; docs/tagging.md)")
     p.add_argument("--cv", action="store_true", help="only print the leave-one-fixture-out table")
+    p.add_argument("--learning-curve", action="store_true",
+                   help="only print held-out figures by how many fixtures the model trains on")
     p.add_argument("--check", action="store_true",
                    help="retrain and fail if the model file differs (apart from its date and commit)")
     p.add_argument("--out", help="model file to write (default: build_graph/data/tagger_model.json)")

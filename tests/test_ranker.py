@@ -285,6 +285,23 @@ def test_training_at_tiny_scale_is_byte_for_byte_reproducible(tmp_path, taxonomy
     assert json.loads(first.to_json())["provenance"]["fixtures"]["blind3_techniques.yaml"]["papers"] == 25
 
 
+def test_learning_curve_trains_on_every_subset_and_ends_at_leave_one_out(tmp_path, rules):
+    """The last point (train on all the other fixtures) is the leave-one-fixture-out figure; each
+    smaller size scores every held-out paper once per subset of the others."""
+    fixtures = _tiny_fixtures(tmp_path, 40)
+    rows = tt.load_rows(rules, fixtures)
+    points = tt.learning_curve(rules, rows, len(fixtures), thresholds=(0.35,))
+    assert [p.fixtures for p in points] == [1, 2, 3]
+    assert [p.papers for p in points] == [40, 80, 120]
+    labels = sum(len(r.labels) for r in rows)
+    for point, subsets in zip(points, (3, 3, 1)):       # subsets of the 3 other fixtures, per held-out one
+        f = point.figures[0.35]
+        assert f.tp + f.fn == labels * subsets
+    loo = tt.model_figures(rules, rows, tt.held_out(rules, Structure(rules), rows, [0, 1, 2, 3]), 0.35)
+    last = points[-1].figures[0.35]
+    assert (last.tp, last.fp, last.fn) == (loo.tp, loo.fp, loo.fn)
+
+
 @pytest.mark.slow
 def test_training_reproduces_the_committed_model_file(capsys):
     """The whole training (cross-validation included) writes the committed file, apart from its date and commit."""

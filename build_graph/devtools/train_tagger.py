@@ -34,6 +34,7 @@ import math
 import subprocess
 import sys
 from collections import Counter
+from itertools import combinations
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -319,6 +320,46 @@ def cross_validate(tagger: Tagger, rows: list[Row], names: list[str], **options)
     return results
 
 
+@dataclass
+class CurvePoint:
+    fixtures: int                      # how many fixtures each model trained on
+    papers: float                      # their mean number of papers
+    figures: dict[float, Figures]      # held-out figures at each threshold, over every fold and subset
+
+
+def learning_curve(tagger: Tagger, rows: list[Row], folds: int,
+                   thresholds: tuple[float, ...] = (0.35, 0.5)) -> list[CurvePoint]:
+    """Held-out figures of models trained on 1, 2, ... of the other fixtures (every subset of
+    that size, for every held-out fixture): whether more labels of the same kind would help."""
+    structure = Structure(tagger)
+    papers = Counter(r.fold for r in rows)
+    points = []
+    for size in range(1, folds):
+        figures = {t: Figures() for t in thresholds}
+        sizes = []
+        for k in range(folds):
+            test = [r for r in rows if r.fold == k]
+            for subset in combinations([j for j in range(folds) if j != k], size):
+                fitted = Fitted(tagger, structure, [r for r in rows if r.fold in subset])
+                sizes.append(sum(papers[j] for j in subset))
+                probs = [fitted.probabilities(r) for r in test]
+                for t in thresholds:
+                    f = model_figures(tagger, test, probs, t)
+                    figures[t].tp += f.tp
+                    figures[t].fp += f.fp
+                    figures[t].fn += f.fn
+        points.append(CurvePoint(size, sum(sizes) / len(sizes), figures))
+    return points
+
+
+def format_learning_curve(points: list[CurvePoint]) -> str:
+    lines = ["held-out figures by training size (every held-out fixture, every subset of the others):"]
+    for point in points:
+        lines.append(f"trained on {point.fixtures} fixture(s), {point.papers:.0f} papers on average: " + "   ".join(
+            f"at {t:.2f} P {f.precision:.3f} R {f.recall:.3f} F1 {f.f1:.3f}" for t, f in point.figures.items()))
+    return "\n".join(lines)
+
+
 def outer_predictions(rows: list[Row], results: list[FoldResult]) -> list[np.ndarray]:
     """Each row's held-out probabilities from the fold that left its fixture out, in the order of ``rows``."""
     by_fold = {k: iter(r.probabilities) for k, r in enumerate(results)}
@@ -414,6 +455,10 @@ def main(args: argparse.Namespace) -> int:
     taxonomy_file = Path(args.taxonomy) if args.taxonomy else REFERENCE_DIR / "taxonomy.yaml"
     taxonomy = load_taxonomy(taxonomy_file)
     fixtures = [Path(f) for f in args.fixtures] if args.fixtures else [FIXTURES / name for name in LABELLED]
+    if args.learning_curve:
+        tagger = Tagger(taxonomy, model=None)
+        print(format_learning_curve(learning_curve(tagger, load_rows(tagger, fixtures), len(fixtures))))
+        return 0
     if args.cv:
         tagger = Tagger(taxonomy, model=None)
         rows = load_rows(tagger, fixtures)
