@@ -83,15 +83,7 @@ def run_jobs(jobs: list[Job], parallel: bool | None = None) -> dict:
 
     def child() -> None:
         reader.close()
-        try:
-            answer = ("done", work(True))
-        except BaseException as err:             # noqa: BLE001 - handed to the parent as it is
-            answer = ("error", err)
-        try:
-            writer.send(answer)
-        except Exception:                        # noqa: BLE001 - an exception that does not pickle
-            writer.send(("error", RuntimeError(repr(answer[1]))))
-        writer.close()
+        _answer(writer, lambda: work(True))
 
     process = context.Process(target=child, name="atlas-jobs", daemon=True)
     process.start()
@@ -112,6 +104,19 @@ def run_jobs(jobs: list[Job], parallel: bool | None = None) -> dict:
         if index not in results:
             results[index] = jobs[index]()
     return _merge(results)
+
+
+def _answer(writer, compute: Callable[[], object]) -> None:
+    """In a forked child: send ``("done", compute())`` to the parent, or ``("error", what it raised)``."""
+    try:
+        answer = ("done", compute())
+    except BaseException as err:                 # noqa: BLE001 - handed to the parent as it is
+        answer = ("error", err)
+    try:
+        writer.send(answer)
+    except Exception:                            # noqa: BLE001 - an exception that does not pickle
+        writer.send(("error", RuntimeError(repr(answer[1]))))
+    writer.close()
 
 
 def _merge(results: dict[int, dict]) -> dict:
@@ -136,16 +141,7 @@ class Background:
 
         def child() -> None:
             self._reader.close()
-            try:
-                written = write_files(_merge({i: job() for i, job in enumerate(jobs)}), folder)
-                answer = ("done", written)
-            except BaseException as err:         # noqa: BLE001 - handed to the parent as it is
-                answer = ("error", err)
-            try:
-                writer.send(answer)
-            except Exception:                    # noqa: BLE001 - an exception that does not pickle
-                writer.send(("error", RuntimeError(repr(answer[1]))))
-            writer.close()
+            _answer(writer, lambda: write_files(_merge({i: job() for i, job in enumerate(jobs)}), folder))
 
         self._process = context.Process(target=child, name="atlas-files", daemon=True)
         self._process.start()

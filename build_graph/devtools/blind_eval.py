@@ -68,6 +68,20 @@ class Counts:
     def recall(self) -> float:
         return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
 
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def add(self, got: set[str], want: set[str] | frozenset[str]) -> None:
+        """Count one paper: its tags ``got`` against its labels ``want``."""
+        self.tp += len(got & want)
+        self.fp += len(got - want)
+        self.fn += len(want - got)
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
+
 
 @dataclass
 class Scores:

@@ -98,12 +98,6 @@ class Agreement:
     tagger: dict[str, Counts] = field(default_factory=dict)   # against "first", "second", "both"
 
 
-def _add(counts: Counts, got: set[str], want: set[str]) -> None:
-    counts.tp += len(got & want)
-    counts.fp += len(got - want)
-    counts.fn += len(want - got)
-
-
 def agreement(second: SecondLabels, tagger: Tagger) -> Agreement:
     """The second labeller scored against the first, and the tagger against the first, the
     second, and the labels both gave; tags of techniques newer than the labels are left out."""
@@ -113,29 +107,26 @@ def agreement(second: SecondLabels, tagger: Tagger) -> Agreement:
     for index, theirs in zip(second.indices, second.labels):
         paper = second.blind.papers[index]
         first = set(paper.techniques)
-        _add(out.second_vs_first, set(theirs), first)
+        out.second_vs_first.add(set(theirs), first)
         out.identical += first == theirs
         got = {t.technique for t in tagger.tag(paper.title, paper.abstract)
                if vocabulary is None or t.technique in vocabulary}
         for who, want in (("first", first), ("second", set(theirs)), ("both", first & theirs)):
-            _add(out.tagger[who], got, want)
+            out.tagger[who].add(got, want)
     return out
 
 
 def format_agreement(result: Agreement, second: SecondLabels) -> str:
-    def f1(c: Counts) -> float:
-        return 2 * c.tp / (2 * c.tp + c.fp + c.fn) if c.tp + c.fp + c.fn else 1.0
-
     s = result.second_vs_first
     lines = [
         f"second labeller ({second.file}): {result.papers} papers of {second.blind.file}",
         f"labels: first {s.tp + s.fn}, second {s.tp + s.fp}, both {s.tp}; "
         f"papers labelled alike: {result.identical} of {result.papers}",
-        f"second against first: precision {s.precision:.3f}  recall {s.recall:.3f}  F1 {f1(s):.3f}",
+        f"second against first: precision {s.precision:.3f}  recall {s.recall:.3f}  F1 {s.f1:.3f}",
         "tagger on these papers:",
     ]
     for who, label in (("first", "the first labels"), ("second", "the second labels"),
                        ("both", "the labels both gave")):
         c = result.tagger[who]
-        lines.append(f"  against {label:<22} precision {c.precision:.3f}  recall {c.recall:.3f}  F1 {f1(c):.3f}")
+        lines.append(f"  against {label:<22} precision {c.precision:.3f}  recall {c.recall:.3f}  F1 {c.f1:.3f}")
     return "\n".join(lines)

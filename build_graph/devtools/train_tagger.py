@@ -44,7 +44,7 @@ from ..ranker import (FEATURES, MODEL_FILE, RankerModel, Structure, TextSpace, c
                       technique_text, tokens, unit_rows)
 from ..tagging import Found, Tagger, rule_verdicts
 from ..taxonomy import Taxonomy
-from .blind_eval import load_blind_set
+from .blind_eval import Counts, load_blind_set
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures"
 LABELLED = ("tuning_techniques.yaml", "blind_techniques.yaml", "blind2_techniques.yaml", "blind3_techniques.yaml")
@@ -214,47 +214,22 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float, steps: int = NEWTON_ST
 
 # Scoring ---------------------------------------------------------------------
 
-@dataclass
-class Figures:
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-    def add(self, got: set[str], want: frozenset[str]) -> None:
-        self.tp += len(got & want)
-        self.fp += len(got - want)
-        self.fn += len(want - got)
-
-
 def kept(tagger: Tagger, row: Row, chosen: dict[int, str]) -> set[str]:
     """Scored technique ids a paper is tagged with, after covered_by (as ``Found.tags`` does)."""
     tags = row.found.tags(chosen, tagger.covered_by, tagger.order) if chosen else []
     return {t.technique for t in tags if row.vocabulary is None or t.technique in row.vocabulary}
 
 
-def model_figures(tagger: Tagger, rows: list[Row], probs: list[np.ndarray], threshold: float) -> Figures:
-    out = Figures()
+def model_figures(tagger: Tagger, rows: list[Row], probs: list[np.ndarray], threshold: float) -> Counts:
+    out = Counts()
     for row, p in zip(rows, probs):
         chosen = {rank: "strong" for rank, q in zip(row.ranks, p.tolist()) if q >= threshold}
         out.add(kept(tagger, row, chosen), row.labels)
     return out
 
 
-def rules_figures(tagger: Tagger, rows: list[Row]) -> Figures:
-    out = Figures()
+def rules_figures(tagger: Tagger, rows: list[Row]) -> Counts:
+    out = Counts()
     for row in rows:
         out.add(kept(tagger, row, rule_verdicts(row.found)), row.labels)
     return out
@@ -296,8 +271,8 @@ class FoldResult:
     papers: int
     labels: int
     candidate_recall: float
-    rules: Figures
-    model: Figures
+    rules: Counts
+    model: Counts
     threshold: float
     probabilities: list[np.ndarray]     # of the held-out rows, in order
 
@@ -324,7 +299,7 @@ def cross_validate(tagger: Tagger, rows: list[Row], names: list[str], **options)
 class CurvePoint:
     fixtures: int                      # how many fixtures each model trained on
     papers: float                      # their mean number of papers
-    figures: dict[float, Figures]      # held-out figures at each threshold, over every fold and subset
+    figures: dict[float, Counts]      # held-out figures at each threshold, over every fold and subset
 
 
 def learning_curve(tagger: Tagger, rows: list[Row], folds: int,
@@ -335,7 +310,7 @@ def learning_curve(tagger: Tagger, rows: list[Row], folds: int,
     papers = Counter(r.fold for r in rows)
     points = []
     for size in range(1, folds):
-        figures = {t: Figures() for t in thresholds}
+        figures = {t: Counts() for t in thresholds}
         sizes = []
         for k in range(folds):
             test = [r for r in rows if r.fold == k]
@@ -344,10 +319,7 @@ def learning_curve(tagger: Tagger, rows: list[Row], folds: int,
                 sizes.append(sum(papers[j] for j in subset))
                 probs = [fitted.probabilities(r) for r in test]
                 for t in thresholds:
-                    f = model_figures(tagger, test, probs, t)
-                    figures[t].tp += f.tp
-                    figures[t].fp += f.fp
-                    figures[t].fn += f.fn
+                    figures[t] += model_figures(tagger, test, probs, t)
         points.append(CurvePoint(size, sum(sizes) / len(sizes), figures))
     return points
 
