@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -59,7 +60,7 @@ def test_model_file_says_how_it_was_made(model, taxonomy):
         # Relabelling a fixture without retraining fails here.
         assert entry["sha256"] == hashlib.sha256((FIXTURES / name).read_bytes()).hexdigest()[:16], name
         assert entry["papers"] == len(load_blind_set(FIXTURES / name, taxonomy).papers)
-    assert sum(e["papers"] for e in p["fixtures"].values()) == 818
+    assert sum(e["papers"] for e in p["fixtures"].values()) == 1118
     assert set(p["cross_validation"]) == set(tt.LABELLED)
     assert model.features == list(FEATURES) and len(model.weights) == len(FEATURES)
     assert 0 < model.threshold <= model.threshold_strong < 1
@@ -281,7 +282,7 @@ def test_training_at_tiny_scale_is_byte_for_byte_reproducible(tmp_path, taxonomy
     first, results, _ = tt.train(taxonomy, TAXONOMY, fixtures, "test")
     second, _, _ = tt.train(taxonomy, TAXONOMY, fixtures, "test")
     assert first.to_json() == second.to_json()
-    assert [r.papers for r in results] == [25, 25, 25, 25]
+    assert [r.papers for r in results] == [25] * len(tt.LABELLED)
     assert json.loads(first.to_json())["provenance"]["fixtures"]["blind3_techniques.yaml"]["papers"] == 25
 
 
@@ -290,14 +291,15 @@ def test_learning_curve_trains_on_every_subset_and_ends_at_leave_one_out(tmp_pat
     smaller size scores every held-out paper once per subset of the others."""
     fixtures = _tiny_fixtures(tmp_path, 40)
     rows = tt.load_rows(rules, fixtures)
-    points = tt.learning_curve(rules, rows, len(fixtures), thresholds=(0.35,))
-    assert [p.fixtures for p in points] == [1, 2, 3]
-    assert [p.papers for p in points] == [40, 80, 120]
+    n = len(fixtures)
+    points = tt.learning_curve(rules, rows, n, thresholds=(0.35,))
+    assert [p.fixtures for p in points] == list(range(1, n))
+    assert [p.papers for p in points] == [40 * k for k in range(1, n)]
     labels = sum(len(r.labels) for r in rows)
-    for point, subsets in zip(points, (3, 3, 1)):       # subsets of the 3 other fixtures, per held-out one
+    for k, point in enumerate(points, start=1):       # every k-subset of the n - 1 other fixtures, per held-out one
         f = point.figures[0.35]
-        assert f.tp + f.fn == labels * subsets
-    loo = tt.model_figures(rules, rows, tt.held_out(rules, Structure(rules), rows, [0, 1, 2, 3]), 0.35)
+        assert f.tp + f.fn == labels * math.comb(n - 1, k)
+    loo = tt.model_figures(rules, rows, tt.held_out(rules, Structure(rules), rows, list(range(n))), 0.35)
     last = points[-1].figures[0.35]
     assert (last.tp, last.fp, last.fn) == (loo.tp, loo.fp, loo.fn)
 
