@@ -108,6 +108,9 @@ def cmd_diff(args) -> int:
     return 0
 
 
+DEFAULT_BLIND = "tests/fixtures/blind5_techniques.yaml"
+
+
 def cmd_evaluate(args) -> int:
     from .devtools.blind_eval import check_sample, coverage, describe_tagger, format_scores, load_blind_set, score
     from .curation import load_curation
@@ -116,16 +119,22 @@ def cmd_evaluate(args) -> int:
     taxonomy = load_taxonomy(Path(args.taxonomy) if args.taxonomy
                              else load_curation(_data_dir(args)).taxonomy_file)
     tagger = Tagger(taxonomy, model=None) if args.rules_only else Tagger(taxonomy)
-    blind = load_blind_set(Path(args.blind), taxonomy)
+    second = None
+    if args.second:
+        from .devtools.label_agreement import load_second_labels
+        second = load_second_labels(Path(args.second), taxonomy)
+    # A second labeller's file names its blind set; that set is the one to score beside it.
+    blind_path = Path(args.blind or (second.blind.file if second else DEFAULT_BLIND))
+    blind = load_blind_set(blind_path, taxonomy)
     scores = score(blind.papers, tagger, blind.vocabulary)
-    print(describe_tagger(tagger, Path(args.blind)))
+    print(describe_tagger(tagger, blind_path))
     print(format_scores(scores, taxonomy, show_errors=args.errors))
     status = 0 if scores.meets_goals() else 1
     if args.corpus:
         from .devtools.corpus_eval import read_jsonl
         records = read_jsonl(Path(args.corpus))
         excluded = {(p.title, p.abstract) for name in blind.exclude_papers_of
-                    for p in load_blind_set(Path(args.blind).parent / name, taxonomy).papers}
+                    for p in load_blind_set(blind_path.parent / name, taxonomy).papers}
         problems = check_sample(blind, records, excluded)
         for problem in problems:
             print("sample mismatch: " + problem, file=sys.stderr)
@@ -135,9 +144,8 @@ def cmd_evaluate(args) -> int:
             covered, total = coverage(part, tagger)
             print(f"coverage, {label}: {covered}/{total} = {covered / max(total, 1):.1%} of papers have a tag")
         status = status or (1 if problems else 0)
-    if args.second:
-        from .devtools.label_agreement import agreement, format_agreement, load_second_labels
-        second = load_second_labels(Path(args.second), taxonomy)
+    if second is not None:
+        from .devtools.label_agreement import agreement, format_agreement
         print()
         print(format_agreement(agreement(second, tagger), second))
     return status
@@ -184,9 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", help="output file (default: standard output)")
     p.set_defaults(func=cmd_diff)
     p = sub.add_parser("evaluate", help="precision and recall of the tagger on a hand-labelled blind set")
-    p.add_argument("--blind", default="tests/fixtures/blind4_techniques.yaml",
-                   help="labelled fixture (default: the fourth blind set, the one to report; "
-                        "the ranker was trained on the others, docs/tagging.md)")
+    p.add_argument("--blind", default=None,
+                   help=f"labelled fixture (default: {DEFAULT_BLIND}, the fifth blind set, the one to report; "
+                        "the ranker was trained on the others, docs/tagging.md; with --second, the set it names)")
     p.add_argument("--corpus", help="JSON Lines corpus: check the sample was drawn from it, report coverage")
     p.add_argument("--taxonomy", help="taxonomy file (default: the data folder's taxonomy.yaml)")
     p.add_argument("--data", default=None, help="folder of curated data (default: the project's data/)")
@@ -207,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", help="model file to write (default: build_graph/data/tagger_model.json)")
     p.add_argument("--taxonomy", help="taxonomy file (default: build_graph/data/taxonomy.yaml)")
     p.add_argument("--fixtures", nargs="+", metavar="YAML",
-                   help="labelled fixtures, one fold each (default: the tuning sample and blind sets 1-3)")
+                   help="labelled fixtures, one fold each (default: the tuning sample and blind sets 1-4)")
     p.set_defaults(func=cmd_train_tagger)
     p = sub.add_parser("bench", help="time and measure a full site build at N papers (see docs/performance.md)")
     p.add_argument("--papers", type=int, default=1000, help="papers to generate, or corpus entries to use (default: 1000)")

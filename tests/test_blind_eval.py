@@ -26,21 +26,28 @@ CORPUS = Path(os.environ["ATLAS_CORPUS"]) if os.environ.get("ATLAS_CORPUS") else
 BLIND2 = FIXTURES / "blind2_techniques.yaml"
 BLIND3 = FIXTURES / "blind3_techniques.yaml"
 BLIND4 = FIXTURES / "blind4_techniques.yaml"
+BLIND5 = FIXTURES / "blind5_techniques.yaml"
 
-# The phrase rules' figures after round 3 (docs/tagging.md), as floors: a change
+# The phrase rules' figures after round 5 (docs/tagging.md), as floors: a change
 # to the taxonomy or the rules that lowers them fails here. (fixture, precision,
 # recall, precision of strong tags). They gate the rules alone (``model=None``):
-# the ranker of round 4 was trained on all four fixtures, so its figures on them
-# are optimistic and gate nothing; its honest figures are the leave-one-fixture-
+# the ranker of round 5 was trained on the other five fixtures, so its figures on
+# them are optimistic and gate nothing; its honest figures are the leave-one-fixture-
 # out ones stored in the model file (test_ranker.py gates those). All are below
 # the goals of issue 15 (precision 0.9, recall 0.8); see test_goals_of_issue_15.
 FLOORS = [
-    (BLIND4, 0.65, 0.61, 0.78),
-    (BLIND3, 0.67, 0.69, 0.81),
-    (BLIND2, 0.68, 0.75, 0.84),
-    (BLIND, 0.73, 0.72, 0.86),
-    (TUNING, 0.71, 0.77, 0.82),
+    (BLIND5, 0.59, 0.59, 0.72),
+    (BLIND4, 0.65, 0.63, 0.78),
+    (BLIND3, 0.66, 0.71, 0.81),
+    (BLIND2, 0.68, 0.77, 0.84),
+    (BLIND, 0.72, 0.74, 0.86),
+    (TUNING, 0.69, 0.77, 0.81),
 ]
+
+# The ranker's figures on the fifth blind set as reported for round 5 (docs/tagging.md), as floors,
+# and the size of that set's labels.
+RANKER_P, RANKER_R, RANKER_STRONG_P = 0.70, 0.57, 0.79
+BLIND5_LABELS = 711
 
 
 @pytest.fixture(scope="module")
@@ -60,23 +67,23 @@ def tagger(taxonomy):
 
 @pytest.fixture(scope="module")
 def blind_scores(taxonomy, tagger):
-    """The rules alone on the fourth blind set (the command's default fixture)."""
-    blind4 = load_blind_set(BLIND4, taxonomy)
-    return score(blind4.papers, tagger, blind4.vocabulary)
+    """The rules alone on the fifth blind set (the command's default fixture)."""
+    blind5 = load_blind_set(BLIND5, taxonomy)
+    return score(blind5.papers, tagger, blind5.vocabulary)
 
 
 @pytest.fixture(scope="module")
 def ranker_scores(taxonomy):
-    """The ranker on the fourth blind set, which it was never trained on."""
-    blind4 = load_blind_set(BLIND4, taxonomy)
-    return score(blind4.papers, Tagger(taxonomy), blind4.vocabulary)
+    """The ranker on the fifth blind set, which it was never trained on."""
+    blind5 = load_blind_set(BLIND5, taxonomy)
+    return score(blind5.papers, Tagger(taxonomy), blind5.vocabulary)
 
 
-def test_the_ranker_holds_its_figures_on_the_fourth_blind_set(ranker_scores, blind_scores):
-    """Round 4's reported figures (docs/tagging.md) as floors, and the ranker
+def test_the_ranker_holds_its_figures_on_the_fifth_blind_set(ranker_scores, blind_scores):
+    """Round 5's reported figures (docs/tagging.md) as floors, and the ranker
     ahead of the rules alone in precision and F1 on papers it never saw."""
     o, rules = ranker_scores.overall, blind_scores.overall
-    assert o.precision >= 0.76 and o.recall >= 0.59 and ranker_scores.strong.precision >= 0.82
+    assert o.precision >= RANKER_P and o.recall >= RANKER_R and ranker_scores.strong.precision >= RANKER_STRONG_P
     f1 = lambda c: 2 * c.precision * c.recall / (c.precision + c.recall)
     assert o.precision > rules.precision and f1(o) > f1(rules)
 
@@ -94,6 +101,22 @@ def test_fourth_blind_set_is_disjoint_from_the_others(taxonomy, blind):
     assert not {(p.title, p.abstract) for p in blind4.papers} & earlier
     assert sum(len(p.techniques) for p in blind4.papers) == 730
     assert blind4.vocabulary is not None and len(blind4.vocabulary) == 206
+
+
+def test_fifth_blind_set_is_disjoint_from_the_others(taxonomy, blind):
+    blind5 = load_blind_set(BLIND5, taxonomy)
+    assert len(blind5.papers) == 300 == blind5.minimum and blind5.seed == 55055
+    assert blind5.method == "sample"
+    assert blind5.exclude_papers_of == ("tuning_techniques.yaml", "blind2_techniques.yaml",
+                                        "blind3_techniques.yaml", "blind4_techniques.yaml")
+    assert blind5.venue_years == blind.venue_years
+    held = set(blind.venue_years)
+    assert not any((p.venue, p.year) in held for p in blind5.papers)
+    earlier = {(p.title, p.abstract) for f in (TUNING, BLIND2, BLIND3, BLIND4)
+               for p in load_blind_set(f, taxonomy).papers}
+    assert not {(p.title, p.abstract) for p in blind5.papers} & earlier
+    assert sum(len(p.techniques) for p in blind5.papers) == BLIND5_LABELS
+    assert blind5.vocabulary is not None and len(blind5.vocabulary) == 206
 
 
 def test_blind_fixture_is_the_documented_sample(blind):
@@ -150,13 +173,13 @@ def test_figures_do_not_regress(taxonomy, tagger, fixture, precision, recall, st
 @pytest.mark.xfail(strict=True, reason="issue 15's goals are not met yet (docs/tagging.md); "
                                        "when this passes, raise the floors and drop the mark")
 def test_goals_of_issue_15(ranker_scores):
-    """On papers the tagger never learnt from: the ranker on the fourth blind set."""
+    """On papers the tagger never learnt from: the ranker on the fifth blind set."""
     assert ranker_scores.overall.precision >= GOAL_PRECISION
     assert ranker_scores.overall.recall >= GOAL_RECALL
 
 
 def test_evaluate_command_prints_the_figures(capsys, blind_scores):
-    status = cli_main(["evaluate", "--rules-only"])          # the default fixture is the fourth blind set
+    status = cli_main(["evaluate", "--rules-only"])          # the default fixture is the fifth blind set
     out = capsys.readouterr().out
     assert "tagger: phrase rules only" in out
     o = blind_scores.overall
@@ -292,7 +315,7 @@ def test_sample_method_skips_excluded_papers_and_is_seeded(tmp_path, mini):
 @pytest.mark.skipif(CORPUS is None, reason="set ATLAS_CORPUS to the systems corpus to run this (slow, optional)")
 def test_fixtures_are_the_seeded_draws_from_the_corpus_and_coverage_holds(capsys):
     """Optional: re-draw every sample from the real corpus and measure coverage (not in the default run)."""
-    for fixture in (BLIND, TUNING, BLIND2, BLIND3, BLIND4):
+    for fixture in (BLIND, TUNING, BLIND2, BLIND3, BLIND4, BLIND5):
         cli_main(["evaluate", "--blind", str(fixture), "--corpus", str(CORPUS)])
         captured = capsys.readouterr()
         assert "sample mismatch" not in captured.err, (fixture, captured.err)

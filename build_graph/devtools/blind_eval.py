@@ -6,10 +6,10 @@ pattern was tuned on them, so its figures are the ones docs/tagging.md
 reports. Each round of tuning reads its blind set when it reports, so the
 next round draws a new one: ``blind_techniques.yaml`` (round 1),
 ``blind2_techniques.yaml`` (round 2), ``blind3_techniques.yaml`` (round 3),
-``blind4_techniques.yaml`` (round 4, the ranker's; the default of the
-command). One command reproduces the figures:
+``blind4_techniques.yaml`` (round 4, the ranker's), ``blind5_techniques.yaml``
+(round 5; the default of the command). One command reproduces the figures:
 
-    python -m build_graph evaluate --blind tests/fixtures/blind4_techniques.yaml
+    python -m build_graph evaluate --blind tests/fixtures/blind5_techniques.yaml
 
 With ``--corpus`` it also re-draws the fixture's sample from the corpus
 (checking the fixture is exactly that sample) and measures coverage on the
