@@ -88,35 +88,28 @@ def test_the_ranker_holds_its_figures_on_the_fifth_blind_set(ranker_scores, blin
     assert o.precision > rules.precision and f1(o) > f1(rules)
 
 
-def test_fourth_blind_set_is_disjoint_from_the_others(taxonomy, blind):
-    blind4 = load_blind_set(BLIND4, taxonomy)
-    assert len(blind4.papers) == 300 == blind4.minimum and blind4.seed == 41414141
-    assert blind4.method == "sample"
-    assert blind4.exclude_papers_of == ("tuning_techniques.yaml", "blind2_techniques.yaml",
-                                        "blind3_techniques.yaml")
-    assert blind4.venue_years == blind.venue_years
-    held = set(blind.venue_years)
-    assert not any((p.venue, p.year) in held for p in blind4.papers)
-    earlier = {(p.title, p.abstract) for f in (TUNING, BLIND2, BLIND3) for p in load_blind_set(f, taxonomy).papers}
-    assert not {(p.title, p.abstract) for p in blind4.papers} & earlier
-    assert sum(len(p.techniques) for p in blind4.papers) == 730
-    assert blind4.vocabulary is not None and len(blind4.vocabulary) == 206
+# The sampled blind sets: (fixture, seed, the fixtures it excludes, its labels).
+# Each is drawn outside the first set's venue-years and every earlier fixture.
+SAMPLED_SETS = [
+    (BLIND4, 41414141, (TUNING, BLIND2, BLIND3), 730),
+    (BLIND5, 55055, (TUNING, BLIND2, BLIND3, BLIND4), BLIND5_LABELS),
+]
 
 
-def test_fifth_blind_set_is_disjoint_from_the_others(taxonomy, blind):
-    blind5 = load_blind_set(BLIND5, taxonomy)
-    assert len(blind5.papers) == 300 == blind5.minimum and blind5.seed == 55055
-    assert blind5.method == "sample"
-    assert blind5.exclude_papers_of == ("tuning_techniques.yaml", "blind2_techniques.yaml",
-                                        "blind3_techniques.yaml", "blind4_techniques.yaml")
-    assert blind5.venue_years == blind.venue_years
+@pytest.mark.parametrize("fixture, seed, earlier_sets, labels", SAMPLED_SETS,
+                         ids=[f.name for f, *_ in SAMPLED_SETS])
+def test_sampled_blind_set_is_disjoint_from_the_others(taxonomy, blind, fixture, seed, earlier_sets, labels):
+    drawn = load_blind_set(fixture, taxonomy)
+    assert len(drawn.papers) == 300 == drawn.minimum and drawn.seed == seed
+    assert drawn.method == "sample"
+    assert drawn.exclude_papers_of == tuple(f.name for f in earlier_sets)
+    assert drawn.venue_years == blind.venue_years
     held = set(blind.venue_years)
-    assert not any((p.venue, p.year) in held for p in blind5.papers)
-    earlier = {(p.title, p.abstract) for f in (TUNING, BLIND2, BLIND3, BLIND4)
-               for p in load_blind_set(f, taxonomy).papers}
-    assert not {(p.title, p.abstract) for p in blind5.papers} & earlier
-    assert sum(len(p.techniques) for p in blind5.papers) == BLIND5_LABELS
-    assert blind5.vocabulary is not None and len(blind5.vocabulary) == 206
+    assert not any((p.venue, p.year) in held for p in drawn.papers)
+    earlier = {(p.title, p.abstract) for f in earlier_sets for p in load_blind_set(f, taxonomy).papers}
+    assert not {(p.title, p.abstract) for p in drawn.papers} & earlier
+    assert sum(len(p.techniques) for p in drawn.papers) == labels
+    assert drawn.vocabulary is not None and len(drawn.vocabulary) == 206
 
 
 def test_blind_fixture_is_the_documented_sample(blind):
